@@ -1,0 +1,1 @@
+//! Format checkers (placeholder: filled by the formats work).
