@@ -1,42 +1,33 @@
 //! schemavm-compiler: JSON Schema documents in, schemavm bytecode out.
+//!
+//! The pipeline:
+//!
+//! 1. [`registry`]: the documents (root schema, caller-registered
+//!    resources, embedded meta-schemas), their resources, anchors and
+//!    dialects. No I/O.
+//! 2. `compile`: lowering of every reachable subschema into a node of
+//!    fused instructions ([`bytecode`]), references resolved to direct
+//!    node calls; then whole-program analysis.
+//! 3. The `schemavm` crate's VM runs the [`Program`].
 
+pub mod bytecode;
+mod compile;
+pub mod draft;
+pub mod error;
 pub mod format;
+pub mod lookup;
+pub mod metaschema;
+pub mod number;
+pub mod options;
+pub mod pointer;
 pub mod regex;
+mod registry;
+pub mod uri;
+pub mod value;
 
+pub use bytecode::Program;
+pub use compile::{compile, root_dialect};
+pub use draft::{Draft, Vocabularies};
+pub use error::{CompileError, CompileErrorKind};
 pub use format::Format;
-
-/// A JSON Schema dialect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Draft {
-    /// JSON Schema draft-04.
-    Draft4,
-    /// JSON Schema draft-06.
-    Draft6,
-    /// JSON Schema draft-07.
-    Draft7,
-    /// JSON Schema 2019-09.
-    Draft201909,
-    /// JSON Schema 2020-12.
-    Draft202012,
-}
-
-/// A schema that could not be compiled.
-#[derive(Debug, Clone)]
-pub struct CompileError {
-    message: String,
-}
-
-impl std::fmt::Display for CompileError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for CompileError {}
-
-impl CompileError {
-    /// Interim constructor used by the skeleton.
-    pub fn unimplemented() -> CompileError {
-        CompileError { message: "compiler not implemented yet".into() }
-    }
-}
+pub use options::{CompileOptions, Limits};

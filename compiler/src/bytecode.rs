@@ -1,0 +1,708 @@
+//! The schemavm instruction set: every instruction, the constant pool it
+//! refers to, and the [`Program`] that holds them.
+//!
+//! # Model
+//!
+//! A program is a graph of [`Node`]s, one per compiled subschema. A node
+//! owns a contiguous run of [`Instr`]uctions; evaluating a node against an
+//! instance value runs its instructions in order, and the node is valid
+//! when every instruction passes. Instructions that apply subschemas refer
+//! to other nodes by [`NodeId`]; `$ref` is a direct call to the target
+//! node, so recursion in a schema is recursion in the program, compiled
+//! once.
+//!
+//! Keywords that apply to one instance type are *fused* into one
+//! instruction per type ([`Instr::Object`], [`Instr::Array`],
+//! [`Instr::String`], [`Instr::Number`]) whose operands live in the
+//! constant pool: an object is scanned once for `properties`,
+//! `patternProperties`, `additionalProperties`, `required`,
+//! `dependentRequired`, `propertyNames` and the rest. A fused instruction
+//! passes without work when the instance has another type.
+//!
+//! # Invariants
+//!
+//! Every id stored in a program (node, pool entry, regex, resource) is in
+//! range; [`Program::new`] checks this once, so the VM's indexing cannot
+//! fail. Every node's code range lies inside the code array.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::format::Format;
+use crate::lookup::KeyTable;
+use crate::number::Num;
+use crate::regex::Regex;
+use crate::value::TypeSet;
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub(crate) u32);
+
+        impl $name {
+            /// The id as an index.
+            #[inline]
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A compiled subschema.
+    NodeId
+);
+id_type!(
+    /// An entry of [`Program::values`] (a `const` value).
+    ValueId
+);
+id_type!(
+    /// An entry of the enum pool.
+    EnumId
+);
+id_type!(
+    /// An entry of the number-checks pool.
+    NumberId
+);
+id_type!(
+    /// An entry of the string-checks pool.
+    StringId
+);
+id_type!(
+    /// An entry of the array-checks pool.
+    ArrayId
+);
+id_type!(
+    /// An entry of the object-checks pool.
+    ObjectId
+);
+id_type!(
+    /// A list of nodes (`allOf`, `anyOf`, `oneOf`).
+    ListId
+);
+id_type!(
+    /// An `if`/`then`/`else` triple.
+    CondId
+);
+id_type!(
+    /// A `$dynamicRef` or `$recursiveRef` with a dynamic target.
+    DynamicRefId
+);
+id_type!(
+    /// A compiled regular expression.
+    RegexId
+);
+id_type!(
+    /// A schema resource (a schema with its own base URI).
+    ResourceId
+);
+id_type!(
+    /// Content checks (`contentEncoding`, `contentMediaType`, `contentSchema`).
+    ContentId
+);
+
+/// One instruction. Each is a check on the current instance value; the
+/// keyword(s) it implements are named in its documentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Instr {
+    /// Always fails: the `false` schema.
+    Fail,
+    /// `type`: the instance's type must be in the set (`integer` admits
+    /// integral floats unless the program uses strict integers, draft-04).
+    Type(TypeSet),
+    /// `const`: the instance equals the value (JSON equality).
+    Const(ValueId),
+    /// `enum`: the instance equals one of the values.
+    Enum(EnumId),
+    /// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
+    /// `multipleOf` on a number; passes on other types.
+    Number(NumberId),
+    /// `minLength`, `maxLength`, `pattern`, asserted `format` on a string;
+    /// passes on other types.
+    String(StringId),
+    /// `prefixItems`/`items`/`additionalItems`, `contains`/`minContains`/
+    /// `maxContains`, `minItems`, `maxItems`, `uniqueItems` on an array;
+    /// passes on other types.
+    Array(ArrayId),
+    /// `properties`, `patternProperties`, `additionalProperties`,
+    /// `propertyNames`, `required`, `dependentRequired`,
+    /// `dependentSchemas`/`dependencies`, `minProperties`,
+    /// `maxProperties` on an object; passes on other types.
+    Object(ObjectId),
+    /// `allOf`: every node of the list passes.
+    AllOf(ListId),
+    /// `anyOf`: at least one node of the list passes.
+    AnyOf(ListId),
+    /// `oneOf`: exactly one node of the list passes.
+    OneOf(ListId),
+    /// `not`: the node fails.
+    Not(NodeId),
+    /// `if`/`then`/`else`.
+    Cond(CondId),
+    /// `$ref` (and `$dynamicRef`/`$recursiveRef` whose target is static):
+    /// the node passes.
+    Ref(NodeId),
+    /// `$dynamicRef` / `$recursiveRef` resolved through the dynamic scope.
+    DynamicRef(DynamicRefId),
+    /// Asserted `contentEncoding` / `contentMediaType` / `contentSchema`
+    /// on a string; passes on other types.
+    Content(ContentId),
+    /// `unevaluatedProperties`: every property of an object that no other
+    /// keyword of this node (or its in-place subschemas) evaluated passes
+    /// the node. Runs last in its node, which tracks evaluated properties.
+    UnevaluatedProperties(NodeId),
+    /// `unevaluatedItems`: as `UnevaluatedProperties`, for array items.
+    UnevaluatedItems(NodeId),
+}
+
+impl Instr {
+    /// The keyword this instruction is reported under (fused instructions
+    /// report their sub-keywords individually).
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            Instr::Fail => "false",
+            Instr::Type(_) => "type",
+            Instr::Const(_) => "const",
+            Instr::Enum(_) => "enum",
+            Instr::Number(_) => "number checks",
+            Instr::String(_) => "string checks",
+            Instr::Array(_) => "array checks",
+            Instr::Object(_) => "object checks",
+            Instr::AllOf(_) => "allOf",
+            Instr::AnyOf(_) => "anyOf",
+            Instr::OneOf(_) => "oneOf",
+            Instr::Not(_) => "not",
+            Instr::Cond(_) => "if",
+            Instr::Ref(_) => "$ref",
+            Instr::DynamicRef(_) => "$dynamicRef",
+            Instr::Content(_) => "content",
+            Instr::UnevaluatedProperties(_) => "unevaluatedProperties",
+            Instr::UnevaluatedItems(_) => "unevaluatedItems",
+        }
+    }
+}
+
+/// Per-node properties decided at compile time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NodeFlags(u8);
+
+impl NodeFlags {
+    /// The node has a dynamic `unevaluatedProperties`: evaluate its
+    /// in-place subschemas with property tracking.
+    pub const TRACKS_PROPERTIES: NodeFlags = NodeFlags(1);
+    /// The node has a dynamic `unevaluatedItems`.
+    pub const TRACKS_ITEMS: NodeFlags = NodeFlags(1 << 1);
+    /// The node has no instructions: every instance passes.
+    pub const ALWAYS_VALID: NodeFlags = NodeFlags(1 << 2);
+    /// The node begins with [`Instr::Fail`]: no instance passes.
+    pub const ALWAYS_INVALID: NodeFlags = NodeFlags(1 << 3);
+
+    /// Whether all flags of `other` are set.
+    #[inline]
+    pub const fn contains(self, other: NodeFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Sets the flags of `other`.
+    pub fn insert(&mut self, other: NodeFlags) {
+        self.0 |= other.0;
+    }
+}
+
+/// A compiled subschema.
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub(crate) code_start: u32,
+    pub(crate) code_end: u32,
+    pub(crate) flags: NodeFlags,
+    pub(crate) resource: ResourceId,
+    pub(crate) location: Box<str>,
+}
+
+impl Node {
+    /// Compile-time properties of the node.
+    #[inline]
+    pub fn flags(&self) -> NodeFlags {
+        self.flags
+    }
+    /// The schema resource the node belongs to (for the dynamic scope).
+    #[inline]
+    pub fn resource(&self) -> ResourceId {
+        self.resource
+    }
+    /// The node's absolute schema location: `<base URI>#<JSON pointer>`.
+    pub fn location(&self) -> &str {
+        &self.location
+    }
+}
+
+/// Operands of [`Instr::Number`].
+#[derive(Debug, Clone, Default)]
+pub struct NumberChecks {
+    /// `minimum` (or draft-04 `minimum` without `exclusiveMinimum: true`).
+    pub minimum: Option<Num>,
+    /// `maximum`.
+    pub maximum: Option<Num>,
+    /// `exclusiveMinimum` (a number; draft-04's boolean form is folded in).
+    pub exclusive_minimum: Option<Num>,
+    /// `exclusiveMaximum`.
+    pub exclusive_maximum: Option<Num>,
+    /// `multipleOf` (positive).
+    pub multiple_of: Option<Num>,
+    /// Exclusive bounds came from draft-04's boolean form: report them
+    /// under `minimum`/`maximum`.
+    pub draft4_exclusive: bool,
+}
+
+/// How a `format` is asserted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormatCheck {
+    /// A built-in format.
+    Builtin(Format),
+    /// A caller-registered format, by registration index.
+    Custom(u32),
+}
+
+/// Operands of [`Instr::String`].
+#[derive(Debug, Clone, Default)]
+pub struct StringChecks {
+    /// `minLength`, in Unicode code points.
+    pub min_length: Option<u64>,
+    /// `maxLength`, in Unicode code points.
+    pub max_length: Option<u64>,
+    /// `pattern`.
+    pub pattern: Option<RegexId>,
+    /// Asserted `format`, and its name for messages.
+    pub format: Option<(FormatCheck, Box<str>)>,
+}
+
+/// Operands of [`Instr::Array`].
+#[derive(Debug, Clone, Default)]
+pub struct ArrayChecks {
+    /// `minItems`.
+    pub min_items: Option<u64>,
+    /// `maxItems`.
+    pub max_items: Option<u64>,
+    /// `uniqueItems: true`.
+    pub unique_items: bool,
+    /// `prefixItems` (or the array form of `items`).
+    pub prefix: Box<[NodeId]>,
+    /// The keyword holding `prefix`: `prefixItems` or `items`.
+    pub prefix_keyword: &'static str,
+    /// The schema for items after the prefix.
+    pub rest: Option<NodeId>,
+    /// The keyword holding `rest`: `items`, `additionalItems` or
+    /// `unevaluatedItems` (when resolved statically).
+    pub rest_keyword: &'static str,
+    /// `contains`, with `minContains` (default 1) and `maxContains`.
+    pub contains: Option<Contains>,
+}
+
+/// `contains` with its bounds.
+#[derive(Debug, Clone, Copy)]
+pub struct Contains {
+    /// The subschema.
+    pub node: NodeId,
+    /// `minContains` (1 when absent).
+    pub min: u64,
+    /// `maxContains`.
+    pub max: Option<u64>,
+    /// Items matching `contains` count as evaluated (2020-12).
+    pub annotates: bool,
+}
+
+/// One name known to an object's property table.
+#[derive(Debug, Clone, Default)]
+pub struct PropertyEntry {
+    /// The `properties` subschema for this name.
+    pub schema: Option<NodeId>,
+    /// The name is in `required`.
+    pub required: bool,
+    /// `dependentRequired` / array `dependencies`: entries (by index)
+    /// that must be present when this one is.
+    pub dependent_required: Box<[u32]>,
+    /// `dependentSchemas` / schema `dependencies`: applied to the whole
+    /// object when this name is present.
+    pub dependent_schemas: Box<[NodeId]>,
+}
+
+/// Operands of [`Instr::Object`].
+#[derive(Debug, Clone)]
+pub struct ObjectChecks {
+    /// `minProperties`.
+    pub min_properties: Option<u64>,
+    /// `maxProperties`.
+    pub max_properties: Option<u64>,
+    /// Every property name the object keywords mention, with its roles.
+    pub names: KeyTable,
+    /// Entry data, parallel to `names`.
+    pub entries: Box<[PropertyEntry]>,
+    /// Entries with `required`, in the schema's order (for messages).
+    pub required: Box<[u32]>,
+    /// Entries with a dependency, in the schema's order.
+    pub dependents: Box<[u32]>,
+    /// `patternProperties`, in the schema's order.
+    pub patterns: Box<[(RegexId, NodeId)]>,
+    /// The schema for properties matched by neither `properties` nor
+    /// `patternProperties`.
+    pub additional: Option<NodeId>,
+    /// The keyword holding `additional`: `additionalProperties` or
+    /// `unevaluatedProperties` (resolved statically).
+    pub additional_keyword: &'static str,
+    /// `propertyNames`.
+    pub property_names: Option<NodeId>,
+    /// Whether the scan is needed at all (some entry has a schema or
+    /// there are patterns, additional or property names).
+    pub scans: bool,
+}
+
+/// Operands of [`Instr::Cond`].
+#[derive(Debug, Clone, Copy)]
+pub struct Cond {
+    /// `if`.
+    pub test: NodeId,
+    /// `then`.
+    pub then: Option<NodeId>,
+    /// `else`.
+    pub otherwise: Option<NodeId>,
+}
+
+/// Operands of [`Instr::DynamicRef`].
+#[derive(Debug, Clone)]
+pub struct DynamicRef {
+    /// The anchor name (`$dynamicAnchor`), or `None` for `$recursiveRef`
+    /// (which looks for `$recursiveAnchor: true`).
+    pub anchor: Option<Box<str>>,
+    /// The statically resolved target, used when no resource in the
+    /// dynamic scope defines the anchor.
+    pub fallback: NodeId,
+    /// The keyword: `$dynamicRef` or `$recursiveRef`.
+    pub keyword: &'static str,
+}
+
+/// Asserted content keywords.
+#[derive(Debug, Clone, Default)]
+pub struct ContentChecks {
+    /// `contentEncoding` (only `base64` is asserted).
+    pub base64: bool,
+    /// `contentMediaType: application/json`.
+    pub json: bool,
+    /// `contentSchema`, applied to the decoded JSON.
+    pub schema: Option<NodeId>,
+}
+
+/// A set of `enum` values.
+#[derive(Debug, Clone)]
+pub struct EnumSet {
+    /// The values, in schema order.
+    pub values: Box<[Value]>,
+    /// Fast lookup of the string members.
+    pub strings: KeyTable,
+    /// Whether every value is a string.
+    pub all_strings: bool,
+}
+
+/// A schema resource: a schema with its own base URI.
+#[derive(Debug, Clone)]
+pub struct Resource {
+    /// The base URI.
+    pub uri: Box<str>,
+    /// `$dynamicAnchor`s defined in this resource, by name.
+    pub dynamic_anchors: Box<[(Box<str>, NodeId)]>,
+    /// The resource root, if it has `$recursiveAnchor: true`.
+    pub recursive_anchor: Option<NodeId>,
+}
+
+/// Settings baked into a program at compile time.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ProgramFlags {
+    /// Some instruction resolves through the dynamic scope.
+    pub uses_dynamic_scope: bool,
+    /// `integer` excludes integral floats (`1.0`): draft-04.
+    pub strict_integers: bool,
+}
+
+/// A compiled schema.
+#[derive(Debug)]
+pub struct Program {
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) code: Vec<Instr>,
+    pub(crate) root: NodeId,
+    pub(crate) values: Vec<Value>,
+    pub(crate) enums: Vec<EnumSet>,
+    pub(crate) numbers: Vec<NumberChecks>,
+    pub(crate) strings: Vec<StringChecks>,
+    pub(crate) arrays: Vec<ArrayChecks>,
+    pub(crate) objects: Vec<ObjectChecks>,
+    pub(crate) lists: Vec<Box<[NodeId]>>,
+    pub(crate) conds: Vec<Cond>,
+    pub(crate) dynamic_refs: Vec<DynamicRef>,
+    pub(crate) contents: Vec<ContentChecks>,
+    pub(crate) regexes: Vec<Regex>,
+    pub(crate) resources: Vec<Resource>,
+    pub(crate) flags: ProgramFlags,
+}
+
+impl Program {
+    /// The entry node.
+    #[inline]
+    pub fn root(&self) -> NodeId {
+        self.root
+    }
+    /// Program-wide settings.
+    #[inline]
+    pub fn flags(&self) -> ProgramFlags {
+        self.flags
+    }
+    /// Number of nodes.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+    /// Number of instructions.
+    pub fn instruction_count(&self) -> usize {
+        self.code.len()
+    }
+    /// A node.
+    #[inline]
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+    /// A node's instructions.
+    #[inline]
+    pub fn code(&self, id: NodeId) -> &[Instr] {
+        let n = &self.nodes[id.index()];
+        &self.code[n.code_start as usize..n.code_end as usize]
+    }
+    /// A `const` value.
+    #[inline]
+    pub fn value(&self, id: ValueId) -> &Value {
+        &self.values[id.index()]
+    }
+    /// An `enum` set.
+    #[inline]
+    pub fn enum_set(&self, id: EnumId) -> &EnumSet {
+        &self.enums[id.index()]
+    }
+    /// Number checks.
+    #[inline]
+    pub fn number(&self, id: NumberId) -> &NumberChecks {
+        &self.numbers[id.index()]
+    }
+    /// String checks.
+    #[inline]
+    pub fn string(&self, id: StringId) -> &StringChecks {
+        &self.strings[id.index()]
+    }
+    /// Array checks.
+    #[inline]
+    pub fn array(&self, id: ArrayId) -> &ArrayChecks {
+        &self.arrays[id.index()]
+    }
+    /// Object checks.
+    #[inline]
+    pub fn object(&self, id: ObjectId) -> &ObjectChecks {
+        &self.objects[id.index()]
+    }
+    /// A node list.
+    #[inline]
+    pub fn list(&self, id: ListId) -> &[NodeId] {
+        &self.lists[id.index()]
+    }
+    /// An `if`/`then`/`else`.
+    #[inline]
+    pub fn cond(&self, id: CondId) -> &Cond {
+        &self.conds[id.index()]
+    }
+    /// A dynamic reference.
+    #[inline]
+    pub fn dynamic_ref(&self, id: DynamicRefId) -> &DynamicRef {
+        &self.dynamic_refs[id.index()]
+    }
+    /// Content checks.
+    #[inline]
+    pub fn content(&self, id: ContentId) -> &ContentChecks {
+        &self.contents[id.index()]
+    }
+    /// A regular expression.
+    #[inline]
+    pub fn regex(&self, id: RegexId) -> &Regex {
+        &self.regexes[id.index()]
+    }
+    /// A resource.
+    #[inline]
+    pub fn resource(&self, id: ResourceId) -> &Resource {
+        &self.resources[id.index()]
+    }
+
+    /// Checks the invariant that every stored id is in range. Called once
+    /// by the compiler; a failure is a compiler bug, reported as an error
+    /// rather than a later panic.
+    pub(crate) fn check_ids(&self) -> Result<(), String> {
+        let node_ok = |n: NodeId| n.index() < self.nodes.len();
+        let all_nodes = |ns: &[NodeId]| ns.iter().all(|n| node_ok(*n));
+        let ok_opt = |n: Option<NodeId>| n.is_none_or(node_ok);
+        let fail = |what: &str| Err(format!("internal compiler error: dangling {what} id"));
+        if !node_ok(self.root) {
+            return fail("root");
+        }
+        for n in &self.nodes {
+            if n.code_start > n.code_end
+                || n.code_end as usize > self.code.len()
+                || n.resource.index() >= self.resources.len()
+            {
+                return fail("node range");
+            }
+        }
+        for i in &self.code {
+            let ok = match *i {
+                Instr::Fail | Instr::Type(_) => true,
+                Instr::Const(v) => v.index() < self.values.len(),
+                Instr::Enum(e) => e.index() < self.enums.len(),
+                Instr::Number(x) => x.index() < self.numbers.len(),
+                Instr::String(x) => x.index() < self.strings.len(),
+                Instr::Array(x) => x.index() < self.arrays.len(),
+                Instr::Object(x) => x.index() < self.objects.len(),
+                Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => l.index() < self.lists.len(),
+                Instr::Not(n) | Instr::Ref(n) => node_ok(n),
+                Instr::UnevaluatedProperties(n) | Instr::UnevaluatedItems(n) => node_ok(n),
+                Instr::Cond(c) => c.index() < self.conds.len(),
+                Instr::DynamicRef(d) => d.index() < self.dynamic_refs.len(),
+                Instr::Content(c) => c.index() < self.contents.len(),
+            };
+            if !ok {
+                return fail("instruction operand");
+            }
+        }
+        let regex_ok = |r: RegexId| r.index() < self.regexes.len();
+        if !self.lists.iter().all(|l| all_nodes(l))
+            || !self.conds.iter().all(|c| node_ok(c.test) && ok_opt(c.then) && ok_opt(c.otherwise))
+            || !self.dynamic_refs.iter().all(|d| node_ok(d.fallback))
+            || !self.contents.iter().all(|c| ok_opt(c.schema))
+            || !self.strings.iter().all(|s| s.pattern.is_none_or(regex_ok))
+            || !self.arrays.iter().all(|a| {
+                all_nodes(&a.prefix) && ok_opt(a.rest) && ok_opt(a.contains.map(|c| c.node))
+            })
+            || !self.resources.iter().all(|r| {
+                r.dynamic_anchors.iter().all(|(_, n)| node_ok(*n)) && ok_opt(r.recursive_anchor)
+            })
+        {
+            return fail("pool operand");
+        }
+        for o in &self.objects {
+            let entry_ok = |e: &u32| (*e as usize) < o.entries.len();
+            if o.entries.len() != o.names.len()
+                || !o.required.iter().all(entry_ok)
+                || !o.dependents.iter().all(entry_ok)
+                || !o.entries.iter().all(|e| {
+                    ok_opt(e.schema)
+                        && all_nodes(&e.dependent_schemas)
+                        && e.dependent_required.iter().all(entry_ok)
+                })
+                || !o.patterns.iter().all(|(r, n)| regex_ok(*r) && node_ok(*n))
+                || !ok_opt(o.additional)
+                || !ok_opt(o.property_names)
+            {
+                return fail("object operand");
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Program {
+    /// A readable listing: one block per node with its instructions.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, node) in self.nodes.iter().enumerate() {
+            let root = if i == self.root.index() { " (root)" } else { "" };
+            writeln!(f, "node {i}{root}  {}", node.location)?;
+            for instr in self.code.get(node.code_start as usize..node.code_end as usize).unwrap_or(&[]) {
+                writeln!(f, "    {}", InstrDisplay { program: self, instr })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+struct InstrDisplay<'a> {
+    program: &'a Program,
+    instr: &'a Instr,
+}
+
+impl fmt::Display for InstrDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.program;
+        let nodes = |ns: &[NodeId]| ns.iter().map(|n| format!("@{}", n.0)).collect::<Vec<_>>().join(", ");
+        match *self.instr {
+            Instr::Fail => f.write_str("fail"),
+            Instr::Type(t) => {
+                let names: Vec<_> = t.iter().map(|t| t.name()).collect();
+                write!(f, "type {}", names.join("|"))
+            }
+            Instr::Const(v) => write!(f, "const {}", p.value(v)),
+            Instr::Enum(e) => write!(f, "enum ({} values)", p.enum_set(e).values.len()),
+            Instr::Number(n) => write!(f, "number {:?}", p.number(n)),
+            Instr::String(s) => {
+                let s = p.string(s);
+                write!(f, "string min={:?} max={:?}", s.min_length, s.max_length)?;
+                if let Some(r) = s.pattern {
+                    write!(f, " pattern={:?}", p.regex(r).pattern())?;
+                }
+                if let Some((_, name)) = &s.format {
+                    write!(f, " format={name}")?;
+                }
+                Ok(())
+            }
+            Instr::Array(a) => {
+                let a = p.array(a);
+                write!(f, "array prefix=[{}] rest={:?} contains={:?} min={:?} max={:?} unique={}",
+                    nodes(&a.prefix), a.rest.map(|n| n.0), a.contains.map(|c| (c.node.0, c.min, c.max)),
+                    a.min_items, a.max_items, a.unique_items)
+            }
+            Instr::Object(o) => {
+                let o = p.object(o);
+                write!(f, "object")?;
+                for (name, e) in o.names.keys().zip(o.entries.iter()) {
+                    write!(f, " {name:?}")?;
+                    if let Some(n) = e.schema {
+                        write!(f, "=@{}", n.0)?;
+                    }
+                    if e.required {
+                        f.write_str("!")?;
+                    }
+                }
+                for (r, n) in o.patterns.iter() {
+                    write!(f, " /{}/=@{}", p.regex(*r).pattern(), n.0)?;
+                }
+                if let Some(n) = o.additional {
+                    write!(f, " {}=@{}", o.additional_keyword, n.0)?;
+                }
+                if let Some(n) = o.property_names {
+                    write!(f, " propertyNames=@{}", n.0)?;
+                }
+                if o.min_properties.is_some() || o.max_properties.is_some() {
+                    write!(f, " min={:?} max={:?}", o.min_properties, o.max_properties)?;
+                }
+                Ok(())
+            }
+            Instr::AllOf(l) => write!(f, "allOf [{}]", nodes(p.list(l))),
+            Instr::AnyOf(l) => write!(f, "anyOf [{}]", nodes(p.list(l))),
+            Instr::OneOf(l) => write!(f, "oneOf [{}]", nodes(p.list(l))),
+            Instr::Not(n) => write!(f, "not @{}", n.0),
+            Instr::Cond(c) => {
+                let c = p.cond(c);
+                write!(f, "if @{} then {:?} else {:?}", c.test.0, c.then.map(|n| n.0), c.otherwise.map(|n| n.0))
+            }
+            Instr::Ref(n) => write!(f, "ref @{}", n.0),
+            Instr::DynamicRef(d) => {
+                let d = p.dynamic_ref(d);
+                write!(f, "{} {:?} fallback @{}", d.keyword, d.anchor, d.fallback.0)
+            }
+            Instr::Content(c) => write!(f, "content {:?}", p.content(c)),
+            Instr::UnevaluatedProperties(n) => write!(f, "unevaluatedProperties @{}", n.0),
+            Instr::UnevaluatedItems(n) => write!(f, "unevaluatedItems @{}", n.0),
+        }
+    }
+}

@@ -1,0 +1,341 @@
+//! Lowering: schema documents → [`Program`].
+//!
+//! The driver keeps a worklist of subschemas to compile. Each subschema
+//! (identified by its address in the borrowed documents, which is stable
+//! for the whole compilation) becomes exactly one [`Node`]; references
+//! resolve to the target's node id, allocated before the target is
+//! compiled, so recursive schemas compile once and no step recurses on
+//! the Rust stack. After the worklist drains, `$dynamicAnchor`s that a
+//! dynamic reference may select are compiled too, then
+//! [`analysis`] checks the program (unguarded recursion) and sets node
+//! flags.
+
+mod analysis;
+mod schema;
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use crate::bytecode::*;
+use crate::draft::{Draft, Vocabularies};
+use crate::error::{CompileError, CompileErrorKind, DEFAULT_BASE_URI};
+use crate::options::CompileOptions;
+use crate::regex::Regex;
+use crate::registry::{Dialect, Registry, ResIdx, SchemaInfo, Target};
+use crate::uri::AbsoluteUri;
+
+/// Compiles `schema` into a program.
+pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Program, CompileError> {
+    let base = AbsoluteUri::parse(DEFAULT_BASE_URI).map_err(|e| {
+        CompileError::new(CompileErrorKind::InvalidUri { value: DEFAULT_BASE_URI.into(), reason: e.reason }, "")
+    })?;
+    let (registry, root_res) = Registry::new(
+        schema,
+        base,
+        &options.resources,
+        options.default_draft,
+        options.limits.max_schema_depth,
+    )?;
+    let mut lowerer = Lowerer::new(registry, options);
+    let root = lowerer.registry.resource_root(root_res).ok_or_else(|| internal("root"))?;
+    let root = lowerer.node(root)?;
+    lowerer.drain()?;
+    lowerer.finish(root)
+}
+
+/// The dialect the root schema is written in (from `$schema`, or the
+/// default), without compiling anything else.
+pub fn root_dialect(schema: &Value, options: &CompileOptions) -> Result<(Draft, Vocabularies), CompileError> {
+    let base = AbsoluteUri::parse(DEFAULT_BASE_URI).map_err(|e| {
+        CompileError::new(CompileErrorKind::InvalidUri { value: DEFAULT_BASE_URI.into(), reason: e.reason }, "")
+    })?;
+    let (registry, _) =
+        Registry::new(schema, base, &options.resources, options.default_draft, options.limits.max_schema_depth)?;
+    let d = registry.root_dialect();
+    Ok((d.draft, d.vocab))
+}
+
+fn internal(what: &str) -> CompileError {
+    CompileError::new(
+        CompileErrorKind::InvalidKeyword { keyword: format!("(internal: {what})"), expected: "a consistent compiler state" },
+        "",
+    )
+}
+
+/// The state of one compilation.
+pub(crate) struct Lowerer<'a, 'o> {
+    registry: Registry<'a>,
+    options: &'o CompileOptions,
+    nodes: Vec<Node>,
+    code: Vec<Instr>,
+    values: Vec<Value>,
+    enums: Vec<EnumSet>,
+    numbers: Vec<NumberChecks>,
+    strings: Vec<StringChecks>,
+    arrays: Vec<ArrayChecks>,
+    objects: Vec<ObjectChecks>,
+    lists: Vec<Box<[NodeId]>>,
+    conds: Vec<Cond>,
+    dynamic_refs: Vec<DynamicRef>,
+    contents: Vec<ContentChecks>,
+    regexes: Vec<Regex>,
+    regex_ids: HashMap<String, RegexId>,
+    regex_memory: usize,
+    const_size: usize,
+    /// Registry resource → program resource.
+    resource_ids: HashMap<ResIdx, ResourceId>,
+    resource_order: Vec<ResIdx>,
+    node_ids: HashMap<*const Value, NodeId>,
+    work: Vec<(NodeId, &'a Value, SchemaInfo)>,
+    /// Anchor names some `$dynamicRef` resolves dynamically.
+    dynamic_names: HashSet<String>,
+    uses_recursive_ref: bool,
+    strict_integers: bool,
+}
+
+impl<'a, 'o> Lowerer<'a, 'o> {
+    fn new(registry: Registry<'a>, options: &'o CompileOptions) -> Self {
+        let strict_integers = registry.root_dialect().draft == Draft::Draft4;
+        Lowerer {
+            registry,
+            options,
+            nodes: Vec::new(),
+            code: Vec::new(),
+            values: Vec::new(),
+            enums: Vec::new(),
+            numbers: Vec::new(),
+            strings: Vec::new(),
+            arrays: Vec::new(),
+            objects: Vec::new(),
+            lists: Vec::new(),
+            conds: Vec::new(),
+            dynamic_refs: Vec::new(),
+            contents: Vec::new(),
+            regexes: Vec::new(),
+            regex_ids: HashMap::new(),
+            regex_memory: 0,
+            const_size: 0,
+            resource_ids: HashMap::new(),
+            resource_order: Vec::new(),
+            node_ids: HashMap::new(),
+            work: Vec::new(),
+            dynamic_names: HashSet::new(),
+            uses_recursive_ref: false,
+            strict_integers,
+        }
+    }
+
+    /// The node for a subschema, allocating (and queueing) it on first use.
+    fn node(&mut self, target: Target<'a>) -> Result<NodeId, CompileError> {
+        let key = target.value as *const Value;
+        if let Some(id) = self.node_ids.get(&key) {
+            return Ok(*id);
+        }
+        let max = self.options.limits.max_nodes;
+        if self.nodes.len() >= max {
+            return Err(CompileError::new(
+                CompileErrorKind::LimitExceeded { limit: "max_nodes", bound: self.nodes.len() as u64 + 1, max: max as u64 },
+                self.registry.location(&target.info),
+            ));
+        }
+        let id = NodeId(u32::try_from(self.nodes.len()).map_err(|_| internal("node count"))?);
+        let resource = self.resource_id(target.info.resource)?;
+        self.nodes.push(Node {
+            code_start: 0,
+            code_end: 0,
+            flags: NodeFlags::default(),
+            resource,
+            location: self.registry.location(&target.info).into_boxed_str(),
+        });
+        self.node_ids.insert(key, id);
+        self.work.push((id, target.value, target.info));
+        Ok(id)
+    }
+
+    /// The node of a direct subschema found under `path` of `parent`.
+    fn child(&mut self, parent: &SchemaInfo, path: &[&str], value: &'a Value) -> Result<NodeId, CompileError> {
+        let info = match self.registry.info(value) {
+            Some(info) => info.clone(),
+            None => {
+                let mut info = parent.clone();
+                for token in path {
+                    crate::pointer::push(&mut info.pointer, token);
+                }
+                info
+            }
+        };
+        self.node(Target { value, info, dynamic_anchor: None })
+    }
+
+    fn resource_id(&mut self, res: ResIdx) -> Result<ResourceId, CompileError> {
+        if let Some(id) = self.resource_ids.get(&res) {
+            return Ok(*id);
+        }
+        let id = ResourceId(u32::try_from(self.resource_order.len()).map_err(|_| internal("resources"))?);
+        self.resource_ids.insert(res, id);
+        self.resource_order.push(res);
+        Ok(id)
+    }
+
+    /// Compiles queued subschemas until none is left, then the dynamic
+    /// anchors the program's dynamic references may select (which may
+    /// queue more).
+    fn drain(&mut self) -> Result<(), CompileError> {
+        loop {
+            while let Some((id, value, info)) = self.work.pop() {
+                let start = self.code.len();
+                let flags = self.lower(value, &info)?;
+                let end = self.code.len();
+                let node = self.nodes.get_mut(id.index()).ok_or_else(|| internal("node"))?;
+                node.flags = flags;
+                node.code_start = u32::try_from(start).map_err(|_| internal("code size"))?;
+                node.code_end = u32::try_from(end).map_err(|_| internal("code size"))?;
+            }
+            let before = self.nodes.len();
+            self.add_dynamic_targets()?;
+            if self.nodes.len() == before && self.work.is_empty() {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Queues every schema a dynamic reference could land on: the
+    /// `$dynamicAnchor`s (of names in use) and `$recursiveAnchor` roots of
+    /// every resource the program enters.
+    fn add_dynamic_targets(&mut self) -> Result<(), CompileError> {
+        if self.dynamic_names.is_empty() && !self.uses_recursive_ref {
+            return Ok(());
+        }
+        let mut i = 0;
+        while let Some(&res) = self.resource_order.get(i) {
+            i += 1;
+            for (name, value) in self.registry.dynamic_anchors(res) {
+                if self.dynamic_names.contains(&name) {
+                    let info = self.registry.info(value).cloned().ok_or_else(|| internal("anchor"))?;
+                    self.node(Target { value, info, dynamic_anchor: None })?;
+                }
+            }
+            if self.uses_recursive_ref && self.registry.resource(res).is_some_and(|r| r.recursive_anchor) {
+                if let Some(root) = self.registry.resource_root(res) {
+                    self.node(root)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self, root: NodeId) -> Result<Program, CompileError> {
+        let mut resources = Vec::with_capacity(self.resource_order.len());
+        for res in &self.resource_order {
+            let entry = self.registry.resource(*res).ok_or_else(|| internal("resource"))?;
+            let mut dynamic_anchors = Vec::new();
+            for (name, value) in self.registry.dynamic_anchors(*res) {
+                if let Some(id) = self.node_ids.get(&(value as *const Value)) {
+                    dynamic_anchors.push((name.into_boxed_str(), *id));
+                }
+            }
+            let recursive_anchor = if entry.recursive_anchor {
+                self.node_ids.get(&(entry.root as *const Value)).copied()
+            } else {
+                None
+            };
+            resources.push(Resource {
+                uri: entry.uri.as_str().into(),
+                dynamic_anchors: dynamic_anchors.into_boxed_slice(),
+                recursive_anchor,
+            });
+        }
+        let uses_dynamic_scope = !self.dynamic_refs.is_empty();
+        let mut program = Program {
+            nodes: self.nodes,
+            code: self.code,
+            root,
+            values: self.values,
+            enums: self.enums,
+            numbers: self.numbers,
+            strings: self.strings,
+            arrays: self.arrays,
+            objects: self.objects,
+            lists: self.lists,
+            conds: self.conds,
+            dynamic_refs: self.dynamic_refs,
+            contents: self.contents,
+            regexes: self.regexes,
+            resources,
+            flags: ProgramFlags { uses_dynamic_scope, strict_integers: self.strict_integers },
+        };
+        program.check_ids().map_err(|e| internal(&e))?;
+        analysis::check_and_flag(&mut program)?;
+        Ok(program)
+    }
+
+    /// The location `<uri>#<pointer>/<keyword>` of a keyword, for errors.
+    fn at(&self, info: &SchemaInfo, keyword: &str) -> String {
+        let mut loc = self.registry.location(info);
+        crate::pointer::push(&mut loc, keyword);
+        loc
+    }
+
+    fn push_list(&mut self, nodes: Vec<NodeId>) -> Result<ListId, CompileError> {
+        let id = ListId(u32::try_from(self.lists.len()).map_err(|_| internal("lists"))?);
+        self.lists.push(nodes.into_boxed_slice());
+        Ok(id)
+    }
+
+    fn regex(&mut self, pattern: &str, at: String) -> Result<RegexId, CompileError> {
+        if let Some(id) = self.regex_ids.get(pattern) {
+            return Ok(*id);
+        }
+        let regex = Regex::new(pattern, &self.options.limits.regex).map_err(|error| {
+            CompileError::new(CompileErrorKind::InvalidRegex { pattern: pattern.to_string(), error }, at.clone())
+        })?;
+        self.regex_memory = self.regex_memory.saturating_add(regex.memory_usage());
+        let max = self.options.limits.max_regex_memory;
+        if self.regex_memory > max {
+            return Err(CompileError::new(
+                CompileErrorKind::LimitExceeded { limit: "max_regex_memory", bound: self.regex_memory as u64, max: max as u64 },
+                at,
+            ));
+        }
+        let id = RegexId(u32::try_from(self.regexes.len()).map_err(|_| internal("regexes"))?);
+        self.regexes.push(regex);
+        self.regex_ids.insert(pattern.to_string(), id);
+        Ok(id)
+    }
+
+    /// Whether keyword `kw` applies in `dialect`.
+    fn active(dialect: Dialect, kw: &str) -> bool {
+        use Draft::*;
+        let (since, until, vocab) = match kw {
+            "type" | "enum" | "multipleOf" | "maximum" | "minimum" | "exclusiveMaximum" | "exclusiveMinimum"
+            | "maxLength" | "minLength" | "pattern" | "maxItems" | "minItems" | "uniqueItems" | "maxProperties"
+            | "minProperties" | "required" => (Draft4, Draft202012, Vocabularies::VALIDATION),
+            "const" => (Draft6, Draft202012, Vocabularies::VALIDATION),
+            "minContains" | "maxContains" | "dependentRequired" => (Draft201909, Draft202012, Vocabularies::VALIDATION),
+            "items" | "properties" | "patternProperties" | "additionalProperties" | "allOf" | "anyOf" | "oneOf"
+            | "not" => (Draft4, Draft202012, Vocabularies::APPLICATOR),
+            "additionalItems" => (Draft4, Draft201909, Vocabularies::APPLICATOR),
+            "contains" | "propertyNames" => (Draft6, Draft202012, Vocabularies::APPLICATOR),
+            "if" | "then" | "else" => (Draft7, Draft202012, Vocabularies::APPLICATOR),
+            "dependentSchemas" => (Draft201909, Draft202012, Vocabularies::APPLICATOR),
+            "prefixItems" => (Draft202012, Draft202012, Vocabularies::APPLICATOR),
+            "unevaluatedItems" | "unevaluatedProperties" => (Draft201909, Draft202012, Vocabularies::UNEVALUATED),
+            "$ref" => (Draft4, Draft202012, Vocabularies::CORE),
+            "$recursiveRef" => (Draft201909, Draft201909, Vocabularies::CORE),
+            "$dynamicRef" => (Draft202012, Draft202012, Vocabularies::CORE),
+            "contentEncoding" | "contentMediaType" => (Draft7, Draft202012, Vocabularies::CONTENT),
+            "contentSchema" => (Draft201909, Draft202012, Vocabularies::CONTENT),
+            "dependencies" => {
+                return dialect.vocab.contains(Vocabularies::APPLICATOR)
+                    || dialect.vocab.contains(Vocabularies::VALIDATION);
+            }
+            "format" => {
+                return dialect.vocab.contains(Vocabularies::FORMAT_ANNOTATION)
+                    || dialect.vocab.contains(Vocabularies::FORMAT_ASSERTION);
+            }
+            _ => return false,
+        };
+        dialect.draft >= since && dialect.draft <= until && dialect.vocab.contains(vocab)
+    }
+}

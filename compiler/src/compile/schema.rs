@@ -1,0 +1,646 @@
+//! Lowering one schema object: each keyword to its instruction (or to a
+//! field of a fused instruction), with the keyword's value checked.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use super::{internal, Lowerer};
+use crate::bytecode::*;
+use crate::draft::Draft;
+use crate::error::{CompileError, CompileErrorKind};
+use crate::format::Format;
+use crate::lookup::KeyTable;
+use crate::number::Num;
+use crate::registry::{SchemaInfo, Target};
+use crate::value::{self, JsonType, TypeSet};
+
+/// Keywords that apply subschemas to the same instance location.
+const IN_PLACE: &[&str] =
+    &["allOf", "anyOf", "oneOf", "if", "dependentSchemas", "dependencies", "$ref", "$dynamicRef", "$recursiveRef"];
+
+/// The keywords of one schema object that are in force in its dialect.
+struct Keywords<'a> {
+    obj: &'a Map<String, Value>,
+    info: SchemaInfo,
+}
+
+impl<'a> Keywords<'a> {
+    fn get(&self, kw: &str) -> Option<&'a Value> {
+        if Lowerer::active(self.info.dialect, kw) { self.obj.get(kw) } else { None }
+    }
+    fn draft(&self) -> Draft {
+        self.info.dialect.draft
+    }
+}
+
+fn invalid(at: String, keyword: &str, expected: &'static str) -> CompileError {
+    CompileError::new(CompileErrorKind::InvalidKeyword { keyword: keyword.to_string(), expected }, at)
+}
+
+fn as_num(v: &Value) -> Option<Num> {
+    match v {
+        Value::Number(n) => Some(Num::from_json(n)),
+        _ => None,
+    }
+}
+
+/// A non-negative integer (`2.0` counts; huge values saturate).
+fn as_count(v: &Value) -> Option<u64> {
+    match as_num(v)? {
+        Num::Int(i) => u64::try_from(i).ok(),
+        Num::Float(f) if f >= 0.0 && f.fract() == 0.0 => Some(if f >= 1.8e19 { u64::MAX } else { f as u64 }),
+        Num::Float(_) => None,
+    }
+}
+
+impl<'a> Lowerer<'a, '_> {
+    /// Appends the instructions of one schema; returns the node's flags.
+    pub(super) fn lower(&mut self, value: &'a Value, info: &SchemaInfo) -> Result<NodeFlags, CompileError> {
+        let obj = match value {
+            Value::Bool(true) => return Ok(NodeFlags::ALWAYS_VALID),
+            Value::Bool(false) => {
+                self.code.push(Instr::Fail);
+                return Ok(NodeFlags::ALWAYS_INVALID);
+            }
+            Value::Object(obj) => obj,
+            _ => {
+                return Err(invalid(self.registry.location(info), "(schema)", "a schema: an object or a boolean"));
+            }
+        };
+        let k = Keywords { obj, info: info.clone() };
+        let mut flags = NodeFlags::default();
+        if k.draft().ref_overrides_siblings() {
+            if let Some(r) = k.get("$ref") {
+                self.lower_ref(&k, r)?;
+                return Ok(flags);
+            }
+        }
+        self.lower_type(&k)?;
+        self.lower_const_enum(&k)?;
+        self.lower_number(&k)?;
+        self.lower_string(&k)?;
+        let in_place = IN_PLACE.iter().any(|kw| k.get(kw).is_some());
+        let unevaluated_items = self.lower_array(&k, in_place)?;
+        let unevaluated_props = self.lower_object(&k, in_place)?;
+        self.lower_combinators(&k)?;
+        if !k.draft().ref_overrides_siblings() {
+            if let Some(r) = k.get("$ref") {
+                self.lower_ref(&k, r)?;
+            }
+        }
+        self.lower_dynamic_refs(&k)?;
+        self.lower_content(&k)?;
+        if let Some(node) = unevaluated_items {
+            flags.insert(NodeFlags::TRACKS_ITEMS);
+            self.code.push(Instr::UnevaluatedItems(node));
+        }
+        if let Some(node) = unevaluated_props {
+            flags.insert(NodeFlags::TRACKS_PROPERTIES);
+            self.code.push(Instr::UnevaluatedProperties(node));
+        }
+        Ok(flags)
+    }
+
+    fn lower_ref(&mut self, k: &Keywords<'a>, r: &Value) -> Result<(), CompileError> {
+        let at = self.at(&k.info, "$ref");
+        let Value::String(reference) = r else {
+            return Err(invalid(at, "$ref", "a URI reference string"));
+        };
+        let target = self.registry.resolve(k.info.resource, reference, &at)?;
+        let id = self.node(target)?;
+        self.code.push(Instr::Ref(id));
+        Ok(())
+    }
+
+    fn lower_dynamic_refs(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
+        if let Some(r) = k.get("$dynamicRef") {
+            let at = self.at(&k.info, "$dynamicRef");
+            let Value::String(reference) = r else {
+                return Err(invalid(at, "$dynamicRef", "a URI reference string"));
+            };
+            let target = self.registry.resolve(k.info.resource, reference, &at)?;
+            let anchor = target.dynamic_anchor.clone();
+            let fallback = self.node(target)?;
+            match anchor {
+                Some(name) => {
+                    self.dynamic_names.insert(name.clone());
+                    self.push_dynamic_ref(Some(name), fallback, "$dynamicRef")?;
+                }
+                None => self.code.push(Instr::Ref(fallback)),
+            }
+        }
+        if let Some(r) = k.get("$recursiveRef") {
+            let at = self.at(&k.info, "$recursiveRef");
+            let Value::String(reference) = r else {
+                return Err(invalid(at, "$recursiveRef", "a URI reference string"));
+            };
+            let target: Target<'a> = self.registry.resolve(k.info.resource, reference, &at)?;
+            let recursive = target.info.pointer.is_empty()
+                && self.registry.resource(target.info.resource).is_some_and(|r| r.recursive_anchor);
+            let fallback = self.node(target)?;
+            if recursive {
+                self.uses_recursive_ref = true;
+                self.push_dynamic_ref(None, fallback, "$recursiveRef")?;
+            } else {
+                self.code.push(Instr::Ref(fallback));
+            }
+        }
+        Ok(())
+    }
+
+    fn push_dynamic_ref(
+        &mut self,
+        anchor: Option<String>,
+        fallback: NodeId,
+        keyword: &'static str,
+    ) -> Result<(), CompileError> {
+        let id = DynamicRefId(u32::try_from(self.dynamic_refs.len()).map_err(|_| internal("dynamic refs"))?);
+        self.dynamic_refs.push(DynamicRef { anchor: anchor.map(String::into_boxed_str), fallback, keyword });
+        self.code.push(Instr::DynamicRef(id));
+        Ok(())
+    }
+
+    fn lower_type(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
+        let Some(t) = k.get("type") else { return Ok(()) };
+        let at = || self.at(&k.info, "type");
+        let expected = "a type name (null, boolean, integer, number, string, array, object) or an array of them";
+        let mut set = TypeSet::EMPTY;
+        match t {
+            Value::String(name) => {
+                set = set.with(JsonType::from_name(name).ok_or_else(|| invalid(at(), "type", expected))?);
+            }
+            Value::Array(names) => {
+                for name in names {
+                    let t = name.as_str().and_then(JsonType::from_name).ok_or_else(|| invalid(at(), "type", expected))?;
+                    set = set.with(t);
+                }
+            }
+            _ => return Err(invalid(at(), "type", expected)),
+        }
+        if set.contains(JsonType::Number) {
+            set = set.with(JsonType::Integer);
+        }
+        self.code.push(Instr::Type(set));
+        Ok(())
+    }
+
+    /// Rejects a `const`/`enum` value over the size or depth limits
+    /// (before it is cloned, which recurses).
+    fn check_constant(&mut self, v: &Value, at: &str) -> Result<(), CompileError> {
+        let limits = &self.options.limits;
+        let depth = value::depth_at_most(v, limits.max_schema_depth);
+        if depth > limits.max_schema_depth {
+            return Err(CompileError::new(
+                CompileErrorKind::LimitExceeded {
+                    limit: "max_schema_depth",
+                    bound: depth as u64,
+                    max: limits.max_schema_depth as u64,
+                },
+                at,
+            ));
+        }
+        let remaining = limits.max_const_size.saturating_sub(self.const_size);
+        let size = value::size_at_most(v, remaining);
+        self.const_size = self.const_size.saturating_add(size);
+        if size > remaining {
+            return Err(CompileError::new(
+                CompileErrorKind::LimitExceeded {
+                    limit: "max_const_size",
+                    bound: self.const_size as u64,
+                    max: limits.max_const_size as u64,
+                },
+                at,
+            ));
+        }
+        Ok(())
+    }
+
+    fn lower_const_enum(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
+        if let Some(c) = k.get("const") {
+            let at = self.at(&k.info, "const");
+            self.check_constant(c, &at)?;
+            let id = ValueId(u32::try_from(self.values.len()).map_err(|_| internal("values"))?);
+            self.values.push(c.clone());
+            self.code.push(Instr::Const(id));
+        }
+        if let Some(e) = k.get("enum") {
+            let at = self.at(&k.info, "enum");
+            let Value::Array(items) = e else {
+                return Err(invalid(at, "enum", "an array of values"));
+            };
+            let max = self.options.limits.max_enum_values;
+            if items.len() > max {
+                return Err(CompileError::new(
+                    CompileErrorKind::LimitExceeded { limit: "max_enum_values", bound: items.len() as u64, max: max as u64 },
+                    at,
+                ));
+            }
+            self.check_constant(e, &at)?;
+            let mut strings: Vec<Box<str>> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
+            for s in items.iter().filter_map(Value::as_str) {
+                if seen.insert(s) {
+                    strings.push(s.into());
+                }
+            }
+            let all_strings = items.iter().all(Value::is_string);
+            let id = EnumId(u32::try_from(self.enums.len()).map_err(|_| internal("enums"))?);
+            self.enums.push(EnumSet {
+                values: items.clone().into_boxed_slice(),
+                strings: KeyTable::new(strings),
+                all_strings,
+            });
+            self.code.push(Instr::Enum(id));
+        }
+        Ok(())
+    }
+
+    fn lower_number(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
+        let mut c = NumberChecks::default();
+        let num = |kw: &str| -> Result<Option<Num>, CompileError> {
+            match k.get(kw) {
+                None => Ok(None),
+                Some(v) => as_num(v).map(Some).ok_or_else(|| invalid(self.at(&k.info, kw), kw, "a number")),
+            }
+        };
+        c.minimum = num("minimum")?;
+        c.maximum = num("maximum")?;
+        if k.draft() == Draft::Draft4 {
+            let flag = |kw: &str| -> Result<bool, CompileError> {
+                match k.get(kw) {
+                    None => Ok(false),
+                    Some(Value::Bool(b)) => Ok(*b),
+                    Some(_) => Err(invalid(self.at(&k.info, kw), kw, "a boolean (draft-04)")),
+                }
+            };
+            if flag("exclusiveMinimum")? {
+                c.exclusive_minimum = c.minimum.take();
+                c.draft4_exclusive = true;
+            }
+            if flag("exclusiveMaximum")? {
+                c.exclusive_maximum = c.maximum.take();
+                c.draft4_exclusive = true;
+            }
+        } else {
+            c.exclusive_minimum = num("exclusiveMinimum")?;
+            c.exclusive_maximum = num("exclusiveMaximum")?;
+        }
+        c.multiple_of = num("multipleOf")?;
+        if let Some(m) = c.multiple_of {
+            if m.compare(Num::Int(0)).is_le() {
+                return Err(invalid(self.at(&k.info, "multipleOf"), "multipleOf", "a number greater than 0"));
+            }
+        }
+        if c.minimum.is_some()
+            || c.maximum.is_some()
+            || c.exclusive_minimum.is_some()
+            || c.exclusive_maximum.is_some()
+            || c.multiple_of.is_some()
+        {
+            let id = NumberId(u32::try_from(self.numbers.len()).map_err(|_| internal("numbers"))?);
+            self.numbers.push(c);
+            self.code.push(Instr::Number(id));
+        }
+        Ok(())
+    }
+
+    fn count(&self, k: &Keywords<'a>, kw: &str) -> Result<Option<u64>, CompileError> {
+        match k.get(kw) {
+            None => Ok(None),
+            Some(v) => as_count(v).map(Some).ok_or_else(|| invalid(self.at(&k.info, kw), kw, "a non-negative integer")),
+        }
+    }
+
+    fn lower_string(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
+        let mut c = StringChecks { min_length: self.count(k, "minLength")?, max_length: self.count(k, "maxLength")?, ..Default::default() };
+        if let Some(p) = k.get("pattern") {
+            let at = self.at(&k.info, "pattern");
+            let Value::String(pattern) = p else {
+                return Err(invalid(at, "pattern", "a regular expression string"));
+            };
+            c.pattern = Some(self.regex(pattern, at)?);
+        }
+        if let Some(f) = k.get("format") {
+            let at = self.at(&k.info, "format");
+            let Value::String(name) = f else {
+                return Err(invalid(at, "format", "a format name string"));
+            };
+            let vocab = k.info.dialect.vocab;
+            let asserted = vocab.contains(crate::draft::Vocabularies::FORMAT_ASSERTION)
+                || self.options.assert_formats.unwrap_or(k.draft() <= Draft::Draft7);
+            let custom = self.options.custom_formats.iter().position(|n| n == name);
+            let check = match (custom, Format::from_name(name)) {
+                (Some(i), _) => Some(FormatCheck::Custom(u32::try_from(i).map_err(|_| internal("formats"))?)),
+                (None, Some(f)) => Some(FormatCheck::Builtin(f)),
+                (None, None) if self.options.strict_formats => {
+                    return Err(CompileError::new(CompileErrorKind::UnknownFormat { name: name.clone() }, at));
+                }
+                (None, None) => None,
+            };
+            if asserted {
+                c.format = check.map(|check| (check, name.as_str().into()));
+            }
+        }
+        if c.min_length.is_some() || c.max_length.is_some() || c.pattern.is_some() || c.format.is_some() {
+            let id = StringId(u32::try_from(self.strings.len()).map_err(|_| internal("strings"))?);
+            self.strings.push(c);
+            self.code.push(Instr::String(id));
+        }
+        Ok(())
+    }
+
+    fn schema_list(&mut self, k: &Keywords<'a>, kw: &'static str) -> Result<Option<Vec<NodeId>>, CompileError> {
+        let Some(v) = k.get(kw) else { return Ok(None) };
+        let Value::Array(items) = v else {
+            return Err(invalid(self.at(&k.info, kw), kw, "an array of schemas"));
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            out.push(self.schema_at(k, &[kw, &i.to_string()], item)?);
+        }
+        Ok(Some(out))
+    }
+
+    fn schema_at(&mut self, k: &Keywords<'a>, path: &[&str], v: &'a Value) -> Result<NodeId, CompileError> {
+        if !(v.is_object() || v.is_boolean()) {
+            let mut at = self.registry.location(&k.info);
+            for p in path {
+                crate::pointer::push(&mut at, p);
+            }
+            return Err(invalid(at, path.first().copied().unwrap_or(""), "a schema: an object or a boolean"));
+        }
+        self.child(&k.info, path, v)
+    }
+
+    fn schema(&mut self, k: &Keywords<'a>, kw: &str) -> Result<Option<NodeId>, CompileError> {
+        match k.get(kw) {
+            None => Ok(None),
+            Some(v) => self.schema_at(k, &[kw], v).map(Some),
+        }
+    }
+
+    /// Lowers array keywords; returns the `unevaluatedItems` node when it
+    /// must be tracked at run time.
+    fn lower_array(&mut self, k: &Keywords<'a>, in_place: bool) -> Result<Option<NodeId>, CompileError> {
+        let mut c = ArrayChecks {
+            min_items: self.count(k, "minItems")?,
+            max_items: self.count(k, "maxItems")?,
+            prefix_keyword: "prefixItems",
+            rest_keyword: "items",
+            ..Default::default()
+        };
+        c.unique_items = match k.get("uniqueItems") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => return Err(invalid(self.at(&k.info, "uniqueItems"), "uniqueItems", "a boolean")),
+        };
+        if k.draft() >= Draft::Draft202012 {
+            if let Some(prefix) = self.schema_list(k, "prefixItems")? {
+                c.prefix = prefix.into_boxed_slice();
+            }
+            c.rest = self.schema(k, "items")?;
+        } else {
+            match k.get("items") {
+                Some(Value::Array(_)) => {
+                    c.prefix = self.schema_list(k, "items")?.unwrap_or_default().into_boxed_slice();
+                    c.prefix_keyword = "items";
+                    c.rest = self.schema(k, "additionalItems")?;
+                    c.rest_keyword = "additionalItems";
+                }
+                Some(_) => c.rest = self.schema(k, "items")?,
+                None => {}
+            }
+        }
+        if let Some(node) = self.schema(k, "contains")? {
+            let since_2019 = k.draft() >= Draft::Draft201909;
+            let min = if since_2019 { self.count(k, "minContains")?.unwrap_or(1) } else { 1 };
+            let max = if since_2019 { self.count(k, "maxContains")? } else { None };
+            c.contains = Some(Contains { node, min, max, annotates: k.draft() >= Draft::Draft202012 });
+        }
+        let mut tracked = None;
+        if let Some(node) = self.schema(k, "unevaluatedItems")? {
+            let contains_annotates = c.contains.is_some_and(|c| c.annotates);
+            if in_place || contains_annotates {
+                tracked = Some(node);
+            } else if c.rest.is_none() {
+                c.rest = Some(node);
+                c.rest_keyword = "unevaluatedItems";
+            }
+        }
+        let used = c.min_items.is_some()
+            || c.max_items.is_some()
+            || c.unique_items
+            || !c.prefix.is_empty()
+            || c.rest.is_some()
+            || c.contains.is_some();
+        if used {
+            let id = ArrayId(u32::try_from(self.arrays.len()).map_err(|_| internal("arrays"))?);
+            self.arrays.push(c);
+            self.code.push(Instr::Array(id));
+        }
+        Ok(tracked)
+    }
+
+    /// Lowers object keywords; returns the `unevaluatedProperties` node
+    /// when it must be tracked at run time.
+    fn lower_object(&mut self, k: &Keywords<'a>, in_place: bool) -> Result<Option<NodeId>, CompileError> {
+        let mut table = EntryTable::default();
+        if let Some(props) = k.get("properties") {
+            let Value::Object(map) = props else {
+                return Err(invalid(self.at(&k.info, "properties"), "properties", "an object of schemas"));
+            };
+            for (name, schema) in map {
+                let node = self.schema_at(k, &["properties", name], schema)?;
+                let i = table.index(name);
+                if let Some(e) = table.entries.get_mut(i as usize) {
+                    e.schema = Some(node);
+                }
+            }
+        }
+        let mut required = Vec::new();
+        if let Some(req) = k.get("required") {
+            let names = string_list(req).ok_or_else(|| invalid(self.at(&k.info, "required"), "required", "an array of property names"))?;
+            for name in names {
+                let e = table.index(name);
+                if let Some(entry) = table.entries.get_mut(e as usize) {
+                    if !entry.required {
+                        entry.required = true;
+                        required.push(e);
+                    }
+                }
+            }
+        }
+        let mut dependents = Vec::new();
+        for kw in ["dependentRequired", "dependentSchemas", "dependencies"] {
+            let Some(deps) = k.get(kw) else { continue };
+            let Value::Object(map) = deps else {
+                return Err(invalid(self.at(&k.info, kw), kw, "an object"));
+            };
+            for (name, dep) in map {
+                let trigger = table.index(name);
+                match dep {
+                    Value::Array(_) if kw != "dependentSchemas" => {
+                        let names = string_list(dep).ok_or_else(|| {
+                            invalid(self.at(&k.info, kw), kw, "arrays of property names")
+                        })?;
+                        let indices: Vec<u32> = names.into_iter().map(|n| table.index(n)).collect();
+                        if let Some(e) = table.entries.get_mut(trigger as usize) {
+                            let mut all = e.dependent_required.to_vec();
+                            all.extend(indices);
+                            e.dependent_required = all.into_boxed_slice();
+                        }
+                    }
+                    Value::Object(_) | Value::Bool(_) if kw != "dependentRequired" => {
+                        let node = self.schema_at(k, &[kw, name], dep)?;
+                        if let Some(e) = table.entries.get_mut(trigger as usize) {
+                            let mut all = e.dependent_schemas.to_vec();
+                            all.push(node);
+                            e.dependent_schemas = all.into_boxed_slice();
+                        }
+                    }
+                    _ => {
+                        let expected = match kw {
+                            "dependentRequired" => "arrays of property names",
+                            "dependentSchemas" => "schemas",
+                            _ => "arrays of property names or schemas",
+                        };
+                        return Err(invalid(self.at(&k.info, kw), kw, expected));
+                    }
+                }
+                if !dependents.contains(&trigger) {
+                    dependents.push(trigger);
+                }
+            }
+        }
+        let mut patterns = Vec::new();
+        if let Some(pp) = k.get("patternProperties") {
+            let Value::Object(map) = pp else {
+                return Err(invalid(self.at(&k.info, "patternProperties"), "patternProperties", "an object of schemas"));
+            };
+            for (pattern, schema) in map {
+                let mut at = self.at(&k.info, "patternProperties");
+                crate::pointer::push(&mut at, pattern);
+                let regex = self.regex(pattern, at)?;
+                let node = self.schema_at(k, &["patternProperties", pattern], schema)?;
+                patterns.push((regex, node));
+            }
+        }
+        let mut additional = self.schema(k, "additionalProperties")?;
+        let mut additional_keyword = "additionalProperties";
+        let property_names = self.schema(k, "propertyNames")?;
+        let mut tracked = None;
+        if let Some(node) = self.schema(k, "unevaluatedProperties")? {
+            if in_place {
+                tracked = Some(node);
+            } else if additional.is_none() {
+                additional = Some(node);
+                additional_keyword = "unevaluatedProperties";
+            }
+        }
+        let min_properties = self.count(k, "minProperties")?;
+        let max_properties = self.count(k, "maxProperties")?;
+        let scans = table.entries.iter().any(|e| e.schema.is_some())
+            || !patterns.is_empty()
+            || additional.is_some()
+            || property_names.is_some();
+        let used = scans || !required.is_empty() || !dependents.is_empty() || min_properties.is_some() || max_properties.is_some();
+        if used {
+            let id = ObjectId(u32::try_from(self.objects.len()).map_err(|_| internal("objects"))?);
+            self.objects.push(ObjectChecks {
+                min_properties,
+                max_properties,
+                names: KeyTable::new(table.names),
+                entries: table.entries.into_boxed_slice(),
+                required: required.into_boxed_slice(),
+                dependents: dependents.into_boxed_slice(),
+                patterns: patterns.into_boxed_slice(),
+                additional,
+                additional_keyword,
+                property_names,
+                scans,
+            });
+            self.code.push(Instr::Object(id));
+        }
+        Ok(tracked)
+    }
+
+    fn lower_combinators(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
+        for (kw, make) in [
+            ("allOf", Instr::AllOf as fn(ListId) -> Instr),
+            ("anyOf", Instr::AnyOf),
+            ("oneOf", Instr::OneOf),
+        ] {
+            if let Some(list) = self.schema_list(k, kw)? {
+                if list.is_empty() {
+                    return Err(invalid(self.at(&k.info, kw), kw, "a non-empty array of schemas"));
+                }
+                let id = self.push_list(list)?;
+                self.code.push(make(id));
+            }
+        }
+        if let Some(node) = self.schema(k, "not")? {
+            self.code.push(Instr::Not(node));
+        }
+        if let Some(test) = self.schema(k, "if")? {
+            let then = self.schema(k, "then")?;
+            let otherwise = self.schema(k, "else")?;
+            let id = CondId(u32::try_from(self.conds.len()).map_err(|_| internal("conds"))?);
+            self.conds.push(Cond { test, then, otherwise });
+            self.code.push(Instr::Cond(id));
+        }
+        Ok(())
+    }
+
+    fn lower_content(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
+        let asserted = self.options.assert_content.unwrap_or(k.draft() == Draft::Draft7);
+        if !asserted {
+            return Ok(());
+        }
+        let mut c = ContentChecks::default();
+        if let Some(Value::String(enc)) = k.get("contentEncoding") {
+            c.base64 = enc.eq_ignore_ascii_case("base64");
+        }
+        if let Some(Value::String(media)) = k.get("contentMediaType") {
+            let essence = media.split(';').next().unwrap_or("").trim();
+            c.json = essence.eq_ignore_ascii_case("application/json");
+            if c.json {
+                c.schema = self.schema(k, "contentSchema")?;
+            }
+        }
+        if c.base64 || c.json {
+            let id = ContentId(u32::try_from(self.contents.len()).map_err(|_| internal("contents"))?);
+            self.contents.push(c);
+            self.code.push(Instr::Content(id));
+        }
+        Ok(())
+    }
+}
+
+fn string_list(v: &Value) -> Option<Vec<&str>> {
+    match v {
+        Value::Array(items) => items.iter().map(Value::as_str).collect(),
+        _ => None,
+    }
+}
+
+/// Property names in first-mention order, with their entries.
+#[derive(Default)]
+struct EntryTable {
+    names: Vec<Box<str>>,
+    entries: Vec<PropertyEntry>,
+    index: HashMap<Box<str>, u32>,
+}
+
+impl EntryTable {
+    fn index(&mut self, name: &str) -> u32 {
+        if let Some(i) = self.index.get(name) {
+            return *i;
+        }
+        let i = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
+        self.names.push(name.into());
+        self.entries.push(PropertyEntry::default());
+        self.index.insert(name.into(), i);
+        i
+    }
+}

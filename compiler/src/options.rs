@@ -1,0 +1,62 @@
+//! Compiler configuration: dialect defaults, known documents, format and
+//! content handling, and the compile-time [`Limits`].
+
+use serde_json::Value;
+
+use crate::draft::Draft;
+use crate::regex::RegexLimits;
+
+/// Compile-time bounds on a schema. A schema over any of them is rejected
+/// with [`CompileErrorKind::LimitExceeded`](crate::CompileErrorKind).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest nesting of subschemas in any document.
+    pub max_schema_depth: usize,
+    /// Most compiled subschemas (program nodes).
+    pub max_nodes: usize,
+    /// Most values in one `enum`.
+    pub max_enum_values: usize,
+    /// Most JSON nodes in one `const` or `enum` (all values together).
+    pub max_const_size: usize,
+    /// Regular-expression limits (per pattern).
+    pub regex: RegexLimits,
+    /// Most heap bytes held by all of a schema's compiled patterns.
+    pub max_regex_memory: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_schema_depth: 512,
+            max_nodes: 1_000_000,
+            max_enum_values: 100_000,
+            max_const_size: 1_000_000,
+            regex: RegexLimits::default(),
+            max_regex_memory: 256 << 20,
+        }
+    }
+}
+
+/// How to compile a schema.
+#[derive(Debug, Clone, Default)]
+pub struct CompileOptions {
+    /// The dialect of a root schema without `$schema`.
+    pub default_draft: Draft,
+    /// Assert `format` (`Some(true)`), only annotate it (`Some(false)`),
+    /// or follow the dialect: assert up to draft-07, annotate from
+    /// 2019-09. The 2020-12 format-assertion vocabulary always asserts.
+    pub assert_formats: Option<bool>,
+    /// Reject unknown `format` names instead of ignoring them.
+    pub strict_formats: bool,
+    /// Caller-defined format names, by registration index; they take
+    /// precedence over built-in formats of the same name.
+    pub custom_formats: Vec<String>,
+    /// Assert `contentEncoding`/`contentMediaType`/`contentSchema`
+    /// (`Some`), or follow the dialect (asserted in draft-07 only, whose
+    /// suite treats them as assertions; annotations otherwise).
+    pub assert_content: Option<bool>,
+    /// Documents `$ref` may reach, by absolute URI.
+    pub resources: Vec<(String, Value)>,
+    /// Compile-time bounds.
+    pub limits: Limits,
+}

@@ -1,0 +1,99 @@
+//! JSON Pointers (RFC 6901): building, escaping and walking.
+
+use serde_json::Value;
+
+/// Escapes one reference token (`~` → `~0`, `/` → `~1`).
+pub fn escape(token: &str) -> std::borrow::Cow<'_, str> {
+    if token.contains(['~', '/']) {
+        token.replace('~', "~0").replace('/', "~1").into()
+    } else {
+        token.into()
+    }
+}
+
+/// Splits a pointer into unescaped tokens; `None` if it is not a pointer
+/// (non-empty and not starting with `/`, or a bad `~` escape).
+pub fn tokens(pointer: &str) -> Option<Vec<String>> {
+    if pointer.is_empty() {
+        return Some(Vec::new());
+    }
+    let rest = pointer.strip_prefix('/')?;
+    rest.split('/').map(unescape).collect()
+}
+
+fn unescape(token: &str) -> Option<String> {
+    if !token.contains('~') {
+        return Some(token.to_string());
+    }
+    let mut out = String::with_capacity(token.len());
+    let mut chars = token.chars();
+    while let Some(c) = chars.next() {
+        if c == '~' {
+            match chars.next() {
+                Some('0') => out.push('~'),
+                Some('1') => out.push('/'),
+                _ => return None,
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
+/// Steps from `value` into the child named by one unescaped `token`.
+pub fn step<'a>(value: &'a Value, token: &str) -> Option<&'a Value> {
+    match value {
+        Value::Object(map) => map.get(token),
+        Value::Array(items) => items.get(array_index(token)?),
+        _ => None,
+    }
+}
+
+/// An RFC 6901 array index: digits, no leading zero.
+fn array_index(token: &str) -> Option<usize> {
+    if token.is_empty()
+        || !token.bytes().all(|b| b.is_ascii_digit())
+        || (token.len() > 1 && token.starts_with('0'))
+    {
+        return None;
+    }
+    token.parse().ok()
+}
+
+/// Appends one token, escaped, to a pointer.
+pub fn push(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    pointer.push_str(&escape(token));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn tokens_unescape() {
+        assert_eq!(tokens("").unwrap(), Vec::<String>::new());
+        assert_eq!(tokens("/a~1b/c~0d/").unwrap(), vec!["a/b", "c~d", ""]);
+        assert_eq!(tokens("a"), None);
+        assert_eq!(tokens("/a~2"), None);
+    }
+
+    #[test]
+    fn steps_objects_and_arrays() {
+        let v = json!({"a": [1, {"b": 2}]});
+        let a = step(&v, "a").unwrap();
+        assert_eq!(step(a, "1").and_then(|x| step(x, "b")), Some(&json!(2)));
+        assert_eq!(step(a, "01"), None);
+        assert_eq!(step(a, "-"), None);
+    }
+
+    #[test]
+    fn escape_round_trip() {
+        let mut p = String::new();
+        push(&mut p, "a/b~c");
+        assert_eq!(p, "/a~1b~0c");
+        assert_eq!(tokens(&p).unwrap(), vec!["a/b~c"]);
+    }
+}

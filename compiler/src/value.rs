@@ -1,0 +1,380 @@
+//! JSON value helpers shared by the compiler and the VM: the type lattice,
+//! JSON equality (`1 == 1.0`) and a hash consistent with it.
+//!
+//! Equality and hashing use explicit stacks, never recursion, so an
+//! instance nested 100,000 levels deep cannot overflow the Rust stack.
+
+use std::fmt;
+use std::hash::{BuildHasher, Hasher};
+
+use serde_json::Value;
+use smallvec::SmallVec;
+
+use crate::number::Num;
+
+/// One JSON Schema primitive type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum JsonType {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Boolean,
+    /// A number with no fractional part.
+    Integer,
+    /// Any number.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+impl JsonType {
+    /// All types, in the order used for messages.
+    pub const ALL: [JsonType; 7] = [
+        JsonType::Null,
+        JsonType::Boolean,
+        JsonType::Integer,
+        JsonType::Number,
+        JsonType::String,
+        JsonType::Array,
+        JsonType::Object,
+    ];
+
+    /// The `type` keyword name.
+    pub fn name(self) -> &'static str {
+        match self {
+            JsonType::Null => "null",
+            JsonType::Boolean => "boolean",
+            JsonType::Integer => "integer",
+            JsonType::Number => "number",
+            JsonType::String => "string",
+            JsonType::Array => "array",
+            JsonType::Object => "object",
+        }
+    }
+
+    /// Parses a `type` keyword name.
+    pub fn from_name(name: &str) -> Option<JsonType> {
+        JsonType::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// The type of a value (`Integer` for numbers with no fractional part).
+    pub fn of(value: &Value) -> JsonType {
+        match value {
+            Value::Null => JsonType::Null,
+            Value::Bool(_) => JsonType::Boolean,
+            Value::Number(n) => {
+                if Num::from_json(n).is_integer() {
+                    JsonType::Integer
+                } else {
+                    JsonType::Number
+                }
+            }
+            Value::String(_) => JsonType::String,
+            Value::Array(_) => JsonType::Array,
+            Value::Object(_) => JsonType::Object,
+        }
+    }
+
+    const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+impl fmt::Display for JsonType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of [`JsonType`]s, as a bit mask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct TypeSet(u8);
+
+impl TypeSet {
+    /// No type.
+    pub const EMPTY: TypeSet = TypeSet(0);
+    /// Every type.
+    pub const ANY: TypeSet = TypeSet(0x7f);
+
+    /// The set holding one type.
+    pub const fn single(t: JsonType) -> TypeSet {
+        TypeSet(t.bit())
+    }
+
+    /// Adds a type.
+    pub const fn with(self, t: JsonType) -> TypeSet {
+        TypeSet(self.0 | t.bit())
+    }
+
+    /// Whether `t` is in the set (without `number` implying `integer`).
+    pub const fn contains(self, t: JsonType) -> bool {
+        self.0 & t.bit() != 0
+    }
+
+    /// Whether no type is in the set.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether `value` has one of the types in the set (`integer` admits
+    /// `1.0` unless `strict_integers`; `number` admits all numbers).
+    pub fn admits(self, value: &Value, strict_integers: bool) -> bool {
+        let bit = match value {
+            Value::Null => JsonType::Null.bit(),
+            Value::Bool(_) => JsonType::Boolean.bit(),
+            Value::String(_) => JsonType::String.bit(),
+            Value::Array(_) => JsonType::Array.bit(),
+            Value::Object(_) => JsonType::Object.bit(),
+            Value::Number(n) => {
+                if self.contains(JsonType::Number) {
+                    return true;
+                }
+                if !self.contains(JsonType::Integer) {
+                    return false;
+                }
+                return if strict_integers {
+                    n.is_u64() || n.is_i64()
+                } else {
+                    Num::from_json(n).is_integer()
+                };
+            }
+        };
+        self.0 & bit != 0
+    }
+
+    /// The types in the set.
+    pub fn iter(self) -> impl Iterator<Item = JsonType> {
+        JsonType::ALL.into_iter().filter(move |t| self.contains(*t))
+    }
+}
+
+/// JSON equality: numbers by mathematical value, objects regardless of key order.
+pub fn equal(a: &Value, b: &Value) -> bool {
+    let mut stack: SmallVec<[(&Value, &Value); 16]> = SmallVec::new();
+    stack.push((a, b));
+    while let Some((x, y)) = stack.pop() {
+        let same = match (x, y) {
+            (Value::Null, Value::Null) => true,
+            (Value::Bool(p), Value::Bool(q)) => p == q,
+            (Value::String(p), Value::String(q)) => p == q,
+            (Value::Number(p), Value::Number(q)) => {
+                Num::from_json(p).compare(Num::from_json(q)).is_eq()
+            }
+            (Value::Array(p), Value::Array(q)) => {
+                if p.len() != q.len() {
+                    return false;
+                }
+                stack.extend(p.iter().zip(q.iter()));
+                true
+            }
+            (Value::Object(p), Value::Object(q)) => {
+                if p.len() != q.len() {
+                    return false;
+                }
+                for (k, v) in p {
+                    match q.get(k) {
+                        Some(w) => stack.push((v, w)),
+                        None => return false,
+                    }
+                }
+                true
+            }
+            _ => false,
+        };
+        if !same {
+            return false;
+        }
+    }
+    true
+}
+
+/// Hashes values consistently with [`equal`], using `state` as the keyed
+/// hash (e.g. std's `RandomState`, so adversarial inputs can't force
+/// collisions). Also returns the number of JSON nodes hashed (the work
+/// done, for fuel accounting).
+pub fn hash<S: BuildHasher>(value: &Value, state: &S) -> (u64, usize) {
+    let mut visited = 0usize;
+    enum Work<'a> {
+        Visit(&'a Value),
+        Array(usize),
+        Object(usize),
+        Entry(&'a str),
+    }
+    let mut work: SmallVec<[Work<'_>; 16]> = SmallVec::new();
+    let mut done: SmallVec<[u64; 16]> = SmallVec::new();
+    work.push(Work::Visit(value));
+    while let Some(w) = work.pop() {
+        if matches!(w, Work::Visit(_)) {
+            visited += 1;
+        }
+        match w {
+            Work::Visit(Value::Array(items)) => {
+                work.push(Work::Array(items.len()));
+                work.extend(items.iter().rev().map(Work::Visit));
+            }
+            Work::Visit(Value::Object(map)) => {
+                work.push(Work::Object(map.len()));
+                for (k, v) in map {
+                    work.push(Work::Entry(k));
+                    work.push(Work::Visit(v));
+                }
+            }
+            Work::Visit(scalar) => done.push(hash_scalar(scalar, state)),
+            Work::Entry(key) => {
+                let v = done.pop().unwrap_or_default();
+                let mut h = state.build_hasher();
+                h.write(key.as_bytes());
+                h.write_u64(v);
+                done.push(h.finish());
+            }
+            Work::Array(n) => {
+                let start = done.len().saturating_sub(n);
+                let mut h = state.build_hasher();
+                h.write_u8(b'[');
+                for x in done.drain(start..) {
+                    h.write_u64(x);
+                }
+                done.push(h.finish());
+            }
+            Work::Object(n) => {
+                let start = done.len().saturating_sub(n);
+                // Order-independent: sum of entry hashes.
+                let sum = done.drain(start..).fold(0x9e37_79b9_7f4a_7c15_u64, u64::wrapping_add);
+                let mut h = state.build_hasher();
+                h.write_u8(b'{');
+                h.write_u64(sum);
+                done.push(h.finish());
+            }
+        }
+    }
+    (done.pop().unwrap_or_default(), visited)
+}
+
+fn hash_scalar<S: BuildHasher>(value: &Value, state: &S) -> u64 {
+    let mut h = state.build_hasher();
+    match value {
+        Value::Null => h.write_u8(0),
+        Value::Bool(b) => {
+            h.write_u8(1);
+            h.write_u8(u8::from(*b));
+        }
+        Value::String(s) => {
+            h.write_u8(2);
+            h.write(s.as_bytes());
+        }
+        Value::Number(n) => {
+            h.write_u8(3);
+            match Num::from_json(n) {
+                Num::Int(i) => h.write_i128(i),
+                Num::Float(f) => {
+                    // Integral floats in i128 range hash like the integer they equal.
+                    if f.fract() == 0.0 && f.abs() < 1.7e38 {
+                        h.write_i128(f as i128);
+                    } else {
+                        h.write_u64(f.to_bits());
+                    }
+                }
+            }
+        }
+        Value::Array(_) | Value::Object(_) => h.write_u8(4),
+    }
+    h.finish()
+}
+
+/// Counts the nodes of a value, stopping once `limit` is passed (for cost
+/// accounting without unbounded work).
+pub fn size_at_most(value: &Value, limit: usize) -> usize {
+    let mut stack: SmallVec<[&Value; 16]> = SmallVec::new();
+    stack.push(value);
+    let mut count = 0usize;
+    while let Some(v) = stack.pop() {
+        count += 1;
+        if count > limit {
+            break;
+        }
+        match v {
+            Value::Array(items) => stack.extend(items.iter()),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    count
+}
+
+/// The nesting depth of a value (a scalar has depth 0), stopping once
+/// `limit` is passed.
+pub fn depth_at_most(value: &Value, limit: usize) -> usize {
+    let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
+    let mut max = 0;
+    while let Some((v, d)) = stack.pop() {
+        max = max.max(d);
+        if max > limit {
+            break;
+        }
+        match v {
+            Value::Array(items) => stack.extend(items.iter().map(|x| (x, d + 1))),
+            Value::Object(map) => stack.extend(map.values().map(|x| (x, d + 1))),
+            _ => {}
+        }
+    }
+    max
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::collections::hash_map::RandomState;
+
+    #[test]
+    fn equality_is_json_equality() {
+        assert!(equal(&json!(1), &json!(1.0)));
+        assert!(equal(&json!({"a": [1, {"b": 2.0}]}), &json!({"a": [1.0, {"b": 2}]})));
+        assert!(!equal(&json!([1, 2]), &json!([2, 1])));
+        assert!(!equal(&json!({"a": 1}), &json!({"b": 1})));
+        assert!(!equal(&json!(false), &json!(0)));
+        assert!(!equal(&json!([]), &json!({})));
+    }
+
+    #[test]
+    fn hash_agrees_with_equality() {
+        let s = RandomState::new();
+        let h = |v: serde_json::Value| hash(&v, &s).0;
+        assert_eq!(h(json!(1)), h(json!(1.0)));
+        assert_eq!(h(json!({"a": [1, 2], "b": null})), h(json!({"b": null, "a": [1.0, 2]})));
+        assert_ne!(h(json!([1, 2])), h(json!([2, 1])));
+        assert_ne!(h(json!({"a": 1})), h(json!({"b": 1})));
+        assert_eq!(hash(&json!([1, [2, 3]]), &s).1, 5);
+    }
+
+    #[test]
+    fn deep_values_do_not_overflow() {
+        let mut v = json!(0);
+        for _ in 0..100_000 {
+            v = Value::Array(vec![v]);
+        }
+        assert!(equal(&v, &v));
+        let s = RandomState::new();
+        assert_eq!(hash(&v, &s), hash(&v, &s));
+        assert_eq!(depth_at_most(&v, 10), 11);
+        // Dismantle without recursive Drop.
+        let mut cur = v;
+        while let Value::Array(mut items) = cur {
+            cur = items.pop().unwrap_or(Value::Null);
+        }
+    }
+
+    #[test]
+    fn type_sets() {
+        let ints = TypeSet::single(JsonType::Integer);
+        assert!(ints.admits(&json!(1.0), false));
+        assert!(!ints.admits(&json!(1.0), true));
+        assert!(!ints.admits(&json!(1.5), false));
+        assert!(TypeSet::single(JsonType::Number).admits(&json!(1), false));
+        assert!(!ints.admits(&json!("1"), false));
+    }
+}

@@ -1,0 +1,216 @@
+//! The fused array instruction and `unevaluatedItems`.
+
+use std::collections::hash_map::RandomState;
+use std::collections::HashMap;
+
+use serde_json::Value;
+use smallvec::SmallVec;
+
+use schemavm_compiler::bytecode::{ArrayChecks, NodeFlags, NodeId};
+use schemavm_compiler::value;
+
+use super::{Evaluated, Exhausted, Flow, InstanceStep, KeywordStep, Mode, Vm};
+use crate::error::ErrorKind;
+
+/// Up to this many items, duplicates are found by pairwise comparison.
+const PAIRWISE_MAX: usize = 16;
+
+impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
+    pub(super) fn check_array<const TRACK: bool>(
+        &mut self,
+        c: &'p ArrayChecks,
+        items: &'v [Value],
+        ev: &mut Evaluated,
+    ) -> Flow {
+        let len = items.len() as u64;
+        let mut valid = true;
+        if let Some(min) = c.min_items {
+            if len < min {
+                valid = false;
+                if !self.collecting() {
+                    return Ok(false);
+                }
+                self.report(&["minItems"], ErrorKind::MinItems { limit: min, count: len }, None);
+            }
+        }
+        if let Some(max) = c.max_items {
+            if len > max {
+                valid = false;
+                if !self.collecting() {
+                    return Ok(false);
+                }
+                self.report(&["maxItems"], ErrorKind::MaxItems { limit: max, count: len }, None);
+            }
+        }
+        for (i, (&node, item)) in c.prefix.iter().zip(items).enumerate() {
+            self.meter.charge(1)?;
+            let ok = self.descend(
+                &[KeywordStep::Word(c.prefix_keyword), KeywordStep::Index(i)],
+                Some(InstanceStep::Index(i)),
+                |vm| vm.node::<false>(node, item, &mut Evaluated::default()),
+            )?;
+            if !ok {
+                valid = false;
+                if !self.collecting() {
+                    return Ok(false);
+                }
+            }
+        }
+        if TRACK {
+            ev.items_below = ev.items_below.max(c.prefix.len().min(items.len()));
+        }
+        if let Some(rest) = c.rest {
+            let start = c.prefix.len().min(items.len());
+            if !self.rest_items(rest, c.rest_keyword, items, start)? {
+                valid = false;
+                if !self.collecting() {
+                    return Ok(false);
+                }
+            }
+            if TRACK {
+                ev.all_items = true;
+            }
+        }
+        if let Some(contains) = c.contains {
+            let mut count = 0u64;
+            let annotate = TRACK && contains.annotates;
+            for (i, item) in items.iter().enumerate() {
+                self.meter.charge(1)?;
+                let ok = self.quietly(|vm| vm.node::<false>(contains.node, item, &mut Evaluated::default()))?;
+                if ok {
+                    count += 1;
+                    if annotate {
+                        ev.items.set(i);
+                    }
+                }
+                let decided = match contains.max {
+                    None => count >= contains.min,
+                    Some(max) => count > max,
+                };
+                if decided && !annotate && !self.collecting() {
+                    break;
+                }
+            }
+            let too_few = count < contains.min;
+            let too_many = contains.max.is_some_and(|m| count > m);
+            if too_few || too_many {
+                valid = false;
+                if !self.collecting() {
+                    return Ok(false);
+                }
+                let keyword = match (too_few, contains.min) {
+                    (true, 1) => "contains",
+                    (true, _) => "minContains",
+                    (false, _) => "maxContains",
+                };
+                self.report(&[keyword], ErrorKind::Contains { min: contains.min, max: contains.max, count }, None);
+            }
+        }
+        if c.unique_items {
+            if let Some((first, second)) = self.find_duplicate(items)? {
+                valid = false;
+                if self.collecting() {
+                    self.report(&["uniqueItems"], ErrorKind::UniqueItems { first, second }, None);
+                }
+            }
+        }
+        Ok(valid)
+    }
+
+    /// Validates `items[start..]` against `rest` (reported under `keyword`).
+    fn rest_items(&mut self, rest: NodeId, keyword: &'static str, items: &'v [Value], start: usize) -> Flow {
+        let flags = self.program.node(rest).flags();
+        if flags.contains(NodeFlags::ALWAYS_VALID) || items.len() <= start {
+            return Ok(true);
+        }
+        let mut valid = true;
+        for (i, item) in items.iter().enumerate().skip(start) {
+            self.meter.charge(1)?;
+            let ok = if flags.contains(NodeFlags::ALWAYS_INVALID) {
+                if self.collecting() {
+                    self.descend(&[], Some(InstanceStep::Index(i)), |vm| {
+                        vm.report(&[keyword], ErrorKind::UnexpectedItem { keyword }, None);
+                    });
+                }
+                false
+            } else {
+                self.descend(&[KeywordStep::Word(keyword)], Some(InstanceStep::Index(i)), |vm| {
+                    vm.node::<false>(rest, item, &mut Evaluated::default())
+                })?
+            };
+            if !ok {
+                valid = false;
+                if !self.collecting() {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(valid)
+    }
+
+    /// `unevaluatedItems`: items nothing else evaluated must pass `child`.
+    pub(super) fn unevaluated_items(&mut self, child: NodeId, items: &'v [Value], ev: &mut Evaluated) -> Flow {
+        let flags = self.program.node(child).flags();
+        let mut valid = true;
+        for (i, item) in items.iter().enumerate() {
+            if ev.has_item(i) {
+                continue;
+            }
+            self.meter.charge(1)?;
+            let ok = if flags.contains(NodeFlags::ALWAYS_INVALID) {
+                if self.collecting() {
+                    self.descend(&[], Some(InstanceStep::Index(i)), |vm| {
+                        vm.report(&["unevaluatedItems"], ErrorKind::UnexpectedItem { keyword: "unevaluatedItems" }, None);
+                    });
+                }
+                false
+            } else {
+                self.descend(&[KeywordStep::Word("unevaluatedItems")], Some(InstanceStep::Index(i)), |vm| {
+                    vm.node::<false>(child, item, &mut Evaluated::default())
+                })?
+            };
+            if !ok {
+                valid = false;
+                if !self.collecting() {
+                    return Ok(false);
+                }
+            }
+        }
+        ev.all_items = true;
+        Ok(valid)
+    }
+
+    /// The first pair of equal items, if any: pairwise for short arrays,
+    /// by keyed hash otherwise (never quadratic).
+    fn find_duplicate(&mut self, items: &'v [Value]) -> Result<Option<(usize, usize)>, Exhausted> {
+        if items.len() < 2 {
+            return Ok(None);
+        }
+        if items.len() <= PAIRWISE_MAX {
+            self.meter.charge((items.len() * items.len() / 2) as u64)?;
+            for (i, a) in items.iter().enumerate() {
+                for (j, b) in items.iter().enumerate().skip(i + 1) {
+                    if value::equal(a, b) {
+                        return Ok(Some((i, j)));
+                    }
+                }
+            }
+            return Ok(None);
+        }
+        let state = RandomState::new();
+        let mut seen: HashMap<u64, SmallVec<[usize; 1]>> = HashMap::with_capacity(items.len());
+        for (j, item) in items.iter().enumerate() {
+            let (hash, work) = value::hash(item, &state);
+            self.meter.charge(work as u64)?;
+            let bucket = seen.entry(hash).or_default();
+            for &i in bucket.iter() {
+                self.meter.charge(1)?;
+                if items.get(i).is_some_and(|a| value::equal(a, item)) {
+                    return Ok(Some((i, j)));
+                }
+            }
+            bucket.push(j);
+        }
+        Ok(None)
+    }
+}

@@ -1,0 +1,163 @@
+//! Fuel, deadline and depth: the bounds every evaluation runs under.
+//!
+//! Fuel is charged per node entered, per object property and array item
+//! visited, per pattern match (by haystack length × program size) and per
+//! value hashed or compared. The wall clock is read only on a cold path,
+//! once per [`DEADLINE_CHUNK`] units of fuel. Depth counts nested node
+//! evaluations; the Rust stack used is measured too, so evaluation stops
+//! cleanly long before the thread's stack would overflow.
+
+use std::time::{Duration, Instant};
+
+use crate::error::Exhausted;
+
+/// Fuel between two reads of the clock when a deadline is set.
+const DEADLINE_CHUNK: u64 = 4096;
+
+/// Run-time bounds of one evaluation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Units of work allowed.
+    pub fuel: u64,
+    /// Wall-clock time allowed, if any.
+    pub deadline: Option<Duration>,
+    /// Deepest nesting of subschema evaluations.
+    pub max_depth: u32,
+    /// Most bytes of Rust stack the evaluation may use.
+    pub max_stack_bytes: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget { fuel: 200_000_000, deadline: None, max_depth: 2_000, max_stack_bytes: 1 << 20 }
+    }
+}
+
+/// The running account of a [`Budget`].
+#[derive(Debug, Clone)]
+pub(crate) struct Meter {
+    /// Fuel left (may go negative by the last charge).
+    fuel: i64,
+    /// Below this much fuel left, take the cold path.
+    checkpoint: i64,
+    initial: u64,
+    deadline: Option<Instant>,
+    pub(crate) depth: u32,
+    max_depth: u32,
+    stack_base: usize,
+    max_stack: usize,
+}
+
+/// The address of a local, as a measure of the stack pointer.
+#[inline(always)]
+fn stack_address() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
+}
+
+impl Meter {
+    pub(crate) fn new(budget: &Budget) -> Meter {
+        let fuel = i64::try_from(budget.fuel).unwrap_or(i64::MAX);
+        let deadline = budget.deadline.and_then(|d| Instant::now().checked_add(d));
+        let mut meter = Meter {
+            fuel,
+            checkpoint: 0,
+            initial: budget.fuel,
+            deadline,
+            depth: 0,
+            max_depth: budget.max_depth,
+            stack_base: stack_address(),
+            max_stack: budget.max_stack_bytes,
+        };
+        meter.set_checkpoint();
+        meter
+    }
+
+    fn set_checkpoint(&mut self) {
+        self.checkpoint = if self.deadline.is_some() {
+            self.fuel.saturating_sub(DEADLINE_CHUNK as i64).max(0)
+        } else {
+            0
+        };
+    }
+
+    /// Takes `units` of fuel.
+    #[inline(always)]
+    pub(crate) fn charge(&mut self, units: u64) -> Result<(), Exhausted> {
+        self.fuel = self.fuel.saturating_sub(units.min(i64::MAX as u64) as i64);
+        if self.fuel < self.checkpoint { self.cold_check() } else { Ok(()) }
+    }
+
+    #[cold]
+    fn cold_check(&mut self) -> Result<(), Exhausted> {
+        if self.fuel < 0 {
+            return Err(Exhausted::Fuel);
+        }
+        if let Some(d) = self.deadline {
+            if Instant::now() >= d {
+                return Err(Exhausted::Deadline);
+            }
+        }
+        self.set_checkpoint();
+        Ok(())
+    }
+
+    /// Enters one nesting level.
+    #[inline(always)]
+    pub(crate) fn enter(&mut self) -> Result<(), Exhausted> {
+        self.depth += 1;
+        if self.depth > self.max_depth || stack_address().abs_diff(self.stack_base) > self.max_stack {
+            self.depth -= 1;
+            return Err(Exhausted::Depth);
+        }
+        self.charge(1)
+    }
+
+    /// Leaves one nesting level.
+    #[inline(always)]
+    pub(crate) fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Fuel used so far.
+    pub(crate) fn used(&self) -> u64 {
+        let left = u64::try_from(self.fuel.max(0)).unwrap_or(0);
+        self.initial.saturating_sub(left)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fuel_runs_out() {
+        let mut m = Meter::new(&Budget { fuel: 10, ..Budget::default() });
+        assert!(m.charge(10).is_ok());
+        assert_eq!(m.charge(1), Err(Exhausted::Fuel));
+        assert_eq!(m.used(), 10);
+    }
+
+    #[test]
+    fn deadline_is_checked() {
+        let mut m = Meter::new(&Budget { deadline: Some(Duration::ZERO), ..Budget::default() });
+        let mut result = Ok(());
+        for _ in 0..10 {
+            result = m.charge(DEADLINE_CHUNK);
+            if result.is_err() {
+                break;
+            }
+        }
+        assert_eq!(result, Err(Exhausted::Deadline));
+    }
+
+    #[test]
+    fn depth_is_bounded() {
+        let mut m = Meter::new(&Budget { max_depth: 2, ..Budget::default() });
+        assert!(m.enter().is_ok());
+        assert!(m.enter().is_ok());
+        assert_eq!(m.enter(), Err(Exhausted::Depth));
+        m.leave();
+        assert!(m.enter().is_ok());
+    }
+}

@@ -1,0 +1,479 @@
+//! The VM: runs a compiled [`Program`] over a `serde_json::Value`.
+//!
+//! # Modes
+//!
+//! One interpreter serves two modes, chosen by the [`Mode`] type
+//! parameter and monomorphized: [`Fast`] answers valid/invalid, allocates
+//! nothing on its own account and stops at the first failure; [`Collect`]
+//! records every error with its instance location, evaluation path and
+//! absolute keyword location. In `Collect` mode, subschemas whose errors
+//! are never shown (`not`, `if`, `contains`) run with recording off, which
+//! restores short-circuiting there.
+//!
+//! Independently, the `TRACK` const parameter makes an evaluation record
+//! which properties and items it evaluated ([`Evaluated`]), for
+//! `unevaluatedProperties`/`unevaluatedItems`. The compiler decides which
+//! nodes need it; everything else runs untracked.
+//!
+//! # Bounds
+//!
+//! Every node entered, property and item visited, and pattern matched is
+//! charged to a [`Meter`] (fuel, optional deadline, depth and Rust stack).
+//! Running out is [`Exhausted`], a third outcome distinct from invalid.
+
+mod annotations;
+mod array;
+mod budget;
+mod object;
+mod scalar;
+
+use std::marker::PhantomData;
+
+use serde_json::Value;
+
+use schemavm_compiler::bytecode::{Instr, NodeFlags, NodeId, Program, ResourceId};
+
+pub(crate) use annotations::Evaluated;
+pub use budget::Budget;
+pub(crate) use budget::Meter;
+
+use crate::error::{ErrorKind, Exhausted, ValidationError};
+use crate::location::{InstanceLocation, PathSegment};
+use crate::FormatFn;
+
+/// The outcome of one check: `Ok(valid)` or an exhausted budget.
+pub(crate) type Flow = Result<bool, Exhausted>;
+
+/// Whether an interpreter records errors.
+pub(crate) trait Mode {
+    /// Errors are recorded.
+    const COLLECT: bool;
+}
+
+/// Valid or invalid, nothing else.
+pub(crate) struct Fast;
+impl Mode for Fast {
+    const COLLECT: bool = false;
+}
+
+/// Every error, with locations.
+pub(crate) struct Collect;
+impl Mode for Collect {
+    const COLLECT: bool = true;
+}
+
+/// One step of the evaluation path (keyword location).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum KeywordStep<'p> {
+    Word(&'p str),
+    Index(usize),
+}
+
+/// One step into the instance.
+#[derive(Debug, Clone, Copy)]
+enum InstanceStep<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+/// The interpreter state of one evaluation.
+pub(crate) struct Vm<'p, 'v, M: Mode> {
+    program: &'p Program,
+    formats: &'p [FormatFn],
+    pub(crate) meter: Meter,
+    /// Resources entered, outermost first (only kept when the program
+    /// resolves references through the dynamic scope).
+    scope: Vec<ResourceId>,
+    /// Whether errors are being recorded (always false in `Fast`).
+    recording: bool,
+    pub(crate) errors: Vec<ValidationError>,
+    instance_path: Vec<InstanceStep<'v>>,
+    keyword_path: Vec<KeywordStep<'p>>,
+    current: NodeId,
+    _mode: PhantomData<M>,
+}
+
+impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
+    pub(crate) fn new(program: &'p Program, formats: &'p [FormatFn], budget: &Budget) -> Self {
+        Vm {
+            program,
+            formats,
+            meter: Meter::new(budget),
+            scope: Vec::new(),
+            recording: M::COLLECT,
+            errors: Vec::new(),
+            instance_path: Vec::new(),
+            keyword_path: Vec::new(),
+            current: program.root(),
+            _mode: PhantomData,
+        }
+    }
+
+    /// Evaluates the program's root against `instance`.
+    pub(crate) fn run_root(&mut self, instance: &'v Value) -> Flow {
+        let mut ev = Evaluated::default();
+        self.node::<false>(self.program.root(), instance, &mut ev)
+    }
+
+    /// Whether errors are recorded right now.
+    #[inline(always)]
+    fn collecting(&self) -> bool {
+        M::COLLECT && self.recording
+    }
+
+    /// Runs `f` with recording off (its errors are never shown).
+    #[inline]
+    fn quietly<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let was = self.recording;
+        self.recording = false;
+        let r = f(self);
+        self.recording = was;
+        r
+    }
+
+    /// Runs `f` one step further along the evaluation path (and, if
+    /// given, the instance).
+    #[inline(always)]
+    fn descend<R>(
+        &mut self,
+        keyword: &[KeywordStep<'p>],
+        instance: Option<InstanceStep<'v>>,
+        f: impl FnOnce(&mut Self) -> R,
+    ) -> R {
+        if !M::COLLECT {
+            return f(self);
+        }
+        self.keyword_path.extend_from_slice(keyword);
+        if let Some(step) = instance {
+            self.instance_path.push(step);
+        }
+        let r = f(self);
+        if instance.is_some() {
+            self.instance_path.pop();
+        }
+        let keep = self.keyword_path.len().saturating_sub(keyword.len());
+        self.keyword_path.truncate(keep);
+        r
+    }
+
+    /// Evaluates node `id` against `v`. With `TRACK`, what it evaluated is
+    /// added to `ev` (only meaningful when the node passes).
+    pub(crate) fn node<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        let node = self.program.node(id);
+        let flags = node.flags();
+        if flags.contains(NodeFlags::ALWAYS_VALID) {
+            return Ok(true);
+        }
+        if flags.contains(NodeFlags::ALWAYS_INVALID) && !self.collecting() {
+            return Ok(false);
+        }
+        self.meter.enter()?;
+        let dynamic = self.program.flags().uses_dynamic_scope && self.scope.last() != Some(&node.resource());
+        if dynamic {
+            self.scope.push(node.resource());
+        }
+        let previous = if M::COLLECT { std::mem::replace(&mut self.current, id) } else { id };
+        let tracks = flags.contains(NodeFlags::TRACKS_PROPERTIES) || flags.contains(NodeFlags::TRACKS_ITEMS);
+        let result = if tracks {
+            let mut own = Evaluated::default();
+            let r = self.run::<true>(id, v, &mut own);
+            if TRACK && matches!(r, Ok(true)) {
+                ev.merge(&own);
+            }
+            r
+        } else {
+            self.run::<TRACK>(id, v, ev)
+        };
+        if M::COLLECT {
+            self.current = previous;
+        }
+        if dynamic {
+            self.scope.pop();
+        }
+        self.meter.leave();
+        result
+    }
+
+    fn run<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        let program = self.program;
+        let mut valid = true;
+        for instr in program.code(id) {
+            if !self.instr::<TRACK>(instr, v, ev)? {
+                valid = false;
+                if !self.collecting() {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(valid)
+    }
+
+    #[inline]
+    fn instr<const TRACK: bool>(&mut self, instr: &Instr, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        let p = self.program;
+        match *instr {
+            Instr::Fail => {
+                if self.collecting() {
+                    self.report(&[], ErrorKind::False, None);
+                }
+                Ok(false)
+            }
+            Instr::Type(types) => self.check_type(types, v),
+            Instr::Const(id) => self.check_const(p.value(id), v),
+            Instr::Enum(id) => self.check_enum(p.enum_set(id), v),
+            Instr::Number(id) => match v {
+                Value::Number(n) => self.check_number(p.number(id), n),
+                _ => Ok(true),
+            },
+            Instr::String(id) => match v {
+                Value::String(s) => self.check_string(p.string(id), s),
+                _ => Ok(true),
+            },
+            Instr::Array(id) => match v {
+                Value::Array(items) => self.check_array::<TRACK>(p.array(id), items, ev),
+                _ => Ok(true),
+            },
+            Instr::Object(id) => match v {
+                Value::Object(map) => self.check_object::<TRACK>(p.object(id), map, v, ev),
+                _ => Ok(true),
+            },
+            Instr::AllOf(list) => {
+                let mut valid = true;
+                for (i, &child) in p.list(list).iter().enumerate() {
+                    let ok = self.descend(&[KeywordStep::Word("allOf"), KeywordStep::Index(i)], None, |vm| {
+                        vm.node::<TRACK>(child, v, ev)
+                    })?;
+                    if !ok {
+                        valid = false;
+                        if !self.collecting() {
+                            return Ok(false);
+                        }
+                    }
+                }
+                Ok(valid)
+            }
+            Instr::AnyOf(list) => self.any_of::<TRACK>(p.list(list), v, ev),
+            Instr::OneOf(list) => self.one_of::<TRACK>(p.list(list), v, ev),
+            Instr::Not(child) => {
+                let matched = self.quietly(|vm| vm.node::<false>(child, v, &mut Evaluated::default()))?;
+                if matched && self.collecting() {
+                    self.report(&["not"], ErrorKind::Not, None);
+                }
+                Ok(!matched)
+            }
+            Instr::Cond(id) => {
+                let c = p.cond(id);
+                if !TRACK && c.then.is_none() && c.otherwise.is_none() {
+                    return Ok(true);
+                }
+                let mut test_ev = Evaluated::default();
+                let passed = self.quietly(|vm| vm.node::<TRACK>(c.test, v, &mut test_ev))?;
+                if TRACK && passed {
+                    ev.merge(&test_ev);
+                }
+                let (branch, keyword) = if passed { (c.then, "then") } else { (c.otherwise, "else") };
+                match branch {
+                    Some(node) => self.descend(&[KeywordStep::Word(keyword)], None, |vm| vm.node::<TRACK>(node, v, ev)),
+                    None => Ok(true),
+                }
+            }
+            Instr::Ref(target) => {
+                self.descend(&[KeywordStep::Word("$ref")], None, |vm| vm.node::<TRACK>(target, v, ev))
+            }
+            Instr::DynamicRef(id) => {
+                let d = p.dynamic_ref(id);
+                let target = self.resolve_dynamic(d);
+                self.descend(&[KeywordStep::Word(d.keyword)], None, |vm| vm.node::<TRACK>(target, v, ev))
+            }
+            Instr::Content(id) => match v {
+                Value::String(s) => self.check_content(p.content(id), s),
+                _ => Ok(true),
+            },
+            Instr::UnevaluatedProperties(child) => match v {
+                Value::Object(map) => self.unevaluated_properties(child, map, ev),
+                _ => Ok(true),
+            },
+            Instr::UnevaluatedItems(child) => match v {
+                Value::Array(items) => self.unevaluated_items(child, items, ev),
+                _ => Ok(true),
+            },
+        }
+    }
+
+    /// The target of a dynamic reference: the outermost resource in the
+    /// dynamic scope defining the anchor, else the static target.
+    fn resolve_dynamic(&self, d: &schemavm_compiler::bytecode::DynamicRef) -> NodeId {
+        for &res in &self.scope {
+            let r = self.program.resource(res);
+            let found = match &d.anchor {
+                Some(name) => r.dynamic_anchors.iter().find(|(a, _)| a == name).map(|(_, n)| *n),
+                None => r.recursive_anchor,
+            };
+            if let Some(node) = found {
+                return node;
+            }
+        }
+        d.fallback
+    }
+
+    fn any_of<const TRACK: bool>(&mut self, list: &'p [NodeId], v: &'v Value, ev: &mut Evaluated) -> Flow {
+        let mut any = false;
+        let mark = self.errors.len();
+        let mut branches = Vec::new();
+        for (i, &child) in list.iter().enumerate() {
+            let mut branch_ev = Evaluated::default();
+            let ok = self.descend(&[KeywordStep::Word("anyOf"), KeywordStep::Index(i)], None, |vm| {
+                vm.node::<TRACK>(child, v, &mut branch_ev)
+            })?;
+            if ok {
+                any = true;
+                if TRACK {
+                    ev.merge(&branch_ev);
+                } else {
+                    break;
+                }
+            } else if self.collecting() {
+                branches.push(self.errors.split_off(mark));
+            }
+        }
+        if M::COLLECT {
+            self.errors.truncate(mark);
+        }
+        if !any && self.collecting() {
+            self.report(&["anyOf"], ErrorKind::AnyOf { branches }, None);
+        }
+        Ok(any)
+    }
+
+    fn one_of<const TRACK: bool>(&mut self, list: &'p [NodeId], v: &'v Value, ev: &mut Evaluated) -> Flow {
+        let mark = self.errors.len();
+        let mut matched = Vec::new();
+        let mut matched_ev = Evaluated::default();
+        let mut branches = Vec::new();
+        for (i, &child) in list.iter().enumerate() {
+            let mut branch_ev = Evaluated::default();
+            let ok = self.descend(&[KeywordStep::Word("oneOf"), KeywordStep::Index(i)], None, |vm| {
+                vm.node::<TRACK>(child, v, &mut branch_ev)
+            })?;
+            if ok {
+                matched.push(i);
+                if matched.len() > 1 && !self.collecting() {
+                    break;
+                }
+                if TRACK {
+                    matched_ev = branch_ev;
+                }
+            } else if self.collecting() {
+                branches.push(self.errors.split_off(mark));
+            }
+        }
+        if M::COLLECT {
+            self.errors.truncate(mark);
+        }
+        match matched.len() {
+            1 => {
+                if TRACK {
+                    ev.merge(&matched_ev);
+                }
+                Ok(true)
+            }
+            0 => {
+                if self.collecting() {
+                    self.report(&["oneOf"], ErrorKind::OneOfNone { branches }, None);
+                }
+                Ok(false)
+            }
+            _ => {
+                if self.collecting() {
+                    self.report(&["oneOf"], ErrorKind::OneOfMultiple { matched }, None);
+                }
+                Ok(false)
+            }
+        }
+    }
+
+    /// Evaluates `node` against a value that is not part of the instance
+    /// (a property name, decoded content). Errors, if recorded, are
+    /// returned for the caller to place.
+    fn detached(&mut self, node: NodeId, value: &Value) -> Result<(bool, Vec<ValidationError>), Exhausted> {
+        let mut sub: Vm<'p, '_, M> = Vm {
+            program: self.program,
+            formats: self.formats,
+            meter: self.meter.clone(),
+            scope: self.scope.clone(),
+            recording: self.recording,
+            errors: Vec::new(),
+            instance_path: Vec::new(),
+            keyword_path: Vec::new(),
+            current: self.current,
+            _mode: PhantomData,
+        };
+        let result = sub.node::<false>(node, value, &mut Evaluated::default());
+        self.meter = sub.meter;
+        Ok((result?, sub.errors))
+    }
+
+    /// Records an error for `keyword` (steps below the current node) at
+    /// the current instance location.
+    #[cold]
+    fn report(&mut self, keyword: &[&str], kind: ErrorKind, found: Option<String>) {
+        let error = self.make_error(keyword, kind, found);
+        self.errors.push(error);
+    }
+
+    fn make_error(&self, keyword: &[&str], kind: ErrorKind, found: Option<String>) -> ValidationError {
+        let mut keyword_location = render_keyword_path(&self.keyword_path);
+        let mut absolute = self.program.node(self.current).location().to_string();
+        for k in keyword {
+            schemavm_compiler::pointer::push(&mut keyword_location, k);
+            schemavm_compiler::pointer::push(&mut absolute, k);
+        }
+        ValidationError {
+            instance_location: self.instance_location(),
+            keyword_location,
+            absolute_keyword_location: absolute,
+            kind,
+            found,
+        }
+    }
+
+    fn instance_location(&self) -> InstanceLocation {
+        InstanceLocation::from_segments(
+            self.instance_path
+                .iter()
+                .map(|s| match s {
+                    InstanceStep::Key(k) => PathSegment::Key((*k).to_string()),
+                    InstanceStep::Index(i) => PathSegment::Index(*i),
+                })
+                .collect(),
+        )
+    }
+
+    /// Re-roots errors found by a detached evaluation under the current
+    /// location and `keyword`.
+    fn adopt(&self, keyword: &[&str], errors: Vec<ValidationError>) -> Vec<ValidationError> {
+        let base = self.make_error(keyword, ErrorKind::False, None);
+        errors
+            .into_iter()
+            .map(|mut e| {
+                e.instance_location = base.instance_location.join(&e.instance_location);
+                e.keyword_location = format!("{}{}", base.keyword_location, e.keyword_location);
+                e
+            })
+            .collect()
+    }
+}
+
+fn render_keyword_path(steps: &[KeywordStep<'_>]) -> String {
+    let mut out = String::new();
+    for s in steps {
+        match s {
+            KeywordStep::Word(w) => schemavm_compiler::pointer::push(&mut out, w),
+            KeywordStep::Index(i) => {
+                out.push('/');
+                out.push_str(&i.to_string());
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,243 @@
+//! The fused object instruction and `unevaluatedProperties`.
+
+use serde_json::{Map, Value};
+
+use schemavm_compiler::bytecode::{NodeFlags, NodeId, ObjectChecks};
+
+use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Vm};
+use crate::error::{ErrorKind, Exhausted};
+
+impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
+    pub(super) fn check_object<const TRACK: bool>(
+        &mut self,
+        c: &'p ObjectChecks,
+        map: &'v Map<String, Value>,
+        whole: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Flow {
+        let len = map.len() as u64;
+        let mut valid = true;
+        if let Some(min) = c.min_properties {
+            if len < min {
+                valid = false;
+                if !self.collecting() {
+                    return Ok(false);
+                }
+                self.report(&["minProperties"], ErrorKind::MinProperties { limit: min, count: len }, None);
+            }
+        }
+        if let Some(max) = c.max_properties {
+            if len > max {
+                valid = false;
+                if !self.collecting() {
+                    return Ok(false);
+                }
+                self.report(&["maxProperties"], ErrorKind::MaxProperties { limit: max, count: len }, None);
+            }
+        }
+        let mut required_seen = 0usize;
+        if c.scans || TRACK {
+            for (i, (key, value)) in map.iter().enumerate() {
+                self.meter.charge(1)?;
+                let (ok, evaluated, required) = self.property::<TRACK>(c, key, value)?;
+                required_seen += usize::from(required);
+                if TRACK && evaluated {
+                    ev.props.set(i);
+                }
+                if !ok {
+                    valid = false;
+                    if !self.collecting() {
+                        return Ok(false);
+                    }
+                }
+            }
+        } else {
+            for &r in c.required.iter() {
+                self.meter.charge(1)?;
+                if c.names.key(r).is_some_and(|name| map.contains_key(name)) {
+                    required_seen += 1;
+                }
+            }
+        }
+        if required_seen < c.required.len() {
+            valid = false;
+            if !self.collecting() {
+                return Ok(false);
+            }
+            for &r in c.required.iter() {
+                if let Some(name) = c.names.key(r).filter(|name| !map.contains_key(*name)) {
+                    self.report(&["required"], ErrorKind::Required { missing: name.to_string() }, None);
+                }
+            }
+        }
+        for &trigger in c.dependents.iter() {
+            let (Some(name), Some(entry)) = (c.names.key(trigger), c.entries.get(trigger as usize)) else {
+                continue;
+            };
+            if !map.contains_key(name) {
+                continue;
+            }
+            self.meter.charge(1)?;
+            for &d in entry.dependent_required.iter() {
+                if let Some(missing) = c.names.key(d).filter(|m| !map.contains_key(*m)) {
+                    valid = false;
+                    if !self.collecting() {
+                        return Ok(false);
+                    }
+                    let kind = ErrorKind::DependentRequired { property: name.to_string(), missing: missing.to_string() };
+                    self.report(&["dependentRequired", name], kind, None);
+                }
+            }
+            for &schema in entry.dependent_schemas.iter() {
+                let ok = self.descend(&[KeywordStep::Word("dependentSchemas"), KeywordStep::Word(name)], None, |vm| {
+                    vm.node::<TRACK>(schema, whole, ev)
+                })?;
+                if !ok {
+                    valid = false;
+                    if !self.collecting() {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(valid)
+    }
+
+    /// Checks one property against `properties`, `patternProperties`,
+    /// `additionalProperties` and `propertyNames`. Returns (valid,
+    /// evaluated by one of the first three, is a required name).
+    fn property<const TRACK: bool>(
+        &mut self,
+        c: &'p ObjectChecks,
+        key: &'v str,
+        value: &'v Value,
+    ) -> Result<(bool, bool, bool), Exhausted> {
+        let mut valid = true;
+        let mut evaluated = false;
+        let mut required = false;
+        let at = Some(InstanceStep::Key(key));
+        if let Some(idx) = c.names.find(key) {
+            if let (Some(entry), Some(name)) = (c.entries.get(idx as usize), c.names.key(idx)) {
+                required = entry.required;
+                if let Some(node) = entry.schema {
+                    evaluated = true;
+                    valid &= self.descend(&[KeywordStep::Word("properties"), KeywordStep::Word(name)], at, |vm| {
+                        vm.node::<false>(node, value, &mut Evaluated::default())
+                    })?;
+                    if !valid && !self.collecting() {
+                        return Ok((false, evaluated, required));
+                    }
+                }
+            }
+        }
+        for &(regex_id, node) in c.patterns.iter() {
+            let regex = self.program.regex(regex_id);
+            self.meter.charge(regex.cost(key.len()))?;
+            if !regex.is_match(key).map_err(|_| Exhausted::Regex)? {
+                continue;
+            }
+            evaluated = true;
+            valid &= self.descend(
+                &[KeywordStep::Word("patternProperties"), KeywordStep::Word(regex.pattern())],
+                at,
+                |vm| vm.node::<false>(node, value, &mut Evaluated::default()),
+            )?;
+            if !valid && !self.collecting() {
+                return Ok((false, evaluated, required));
+            }
+        }
+        if !evaluated {
+            if let Some(node) = c.additional {
+                evaluated = true;
+                valid &= self.extra_property(c, c.additional_keyword, node, key, value)?;
+                if !valid && !self.collecting() {
+                    return Ok((false, evaluated, required));
+                }
+            }
+        }
+        if let Some(node) = c.property_names {
+            let name = Value::String(key.to_string());
+            let (ok, errors) = self.descend(&[KeywordStep::Word("propertyNames")], at, |vm| vm.detached(node, &name))?;
+            if !ok {
+                valid = false;
+                if self.collecting() {
+                    let kind = ErrorKind::PropertyName { name: key.to_string(), errors: self.adopt(&[], errors) };
+                    self.descend(&[], at, |vm| vm.report(&["propertyNames"], kind, None));
+                }
+            }
+        }
+        Ok((valid, evaluated, required))
+    }
+
+    /// A property no `properties`/`patternProperties` entry covers, checked
+    /// against `node` (the `additionalProperties` or `unevaluatedProperties`
+    /// schema).
+    fn extra_property(
+        &mut self,
+        c: &'p ObjectChecks,
+        keyword: &'static str,
+        node: NodeId,
+        key: &'v str,
+        value: &'v Value,
+    ) -> Flow {
+        let at = Some(InstanceStep::Key(key));
+        if self.program.node(node).flags().contains(NodeFlags::ALWAYS_INVALID) {
+            if self.collecting() {
+                let allowed = c
+                    .names
+                    .keys()
+                    .zip(c.entries.iter())
+                    .filter(|(_, e)| e.schema.is_some())
+                    .map(|(k, _)| k.to_string())
+                    .collect();
+                let kind = ErrorKind::UnexpectedProperty { keyword, name: key.to_string(), allowed };
+                self.descend(&[], at, |vm| vm.report(&[keyword], kind, None));
+            }
+            return Ok(false);
+        }
+        self.descend(&[KeywordStep::Word(keyword)], at, |vm| vm.node::<false>(node, value, &mut Evaluated::default()))
+    }
+
+    /// `unevaluatedProperties`: properties nothing else evaluated must
+    /// pass `child`.
+    pub(super) fn unevaluated_properties(
+        &mut self,
+        child: NodeId,
+        map: &'v Map<String, Value>,
+        ev: &mut Evaluated,
+    ) -> Flow {
+        let flags = self.program.node(child).flags();
+        let mut valid = true;
+        for (i, (key, value)) in map.iter().enumerate() {
+            if ev.props.get(i) {
+                continue;
+            }
+            self.meter.charge(1)?;
+            let at = Some(InstanceStep::Key(key));
+            let ok = if flags.contains(NodeFlags::ALWAYS_INVALID) {
+                if self.collecting() {
+                    let kind = ErrorKind::UnexpectedProperty {
+                        keyword: "unevaluatedProperties",
+                        name: key.to_string(),
+                        allowed: Vec::new(),
+                    };
+                    self.descend(&[], at, |vm| vm.report(&["unevaluatedProperties"], kind, None));
+                }
+                false
+            } else {
+                self.descend(&[KeywordStep::Word("unevaluatedProperties")], at, |vm| {
+                    vm.node::<false>(child, value, &mut Evaluated::default())
+                })?
+            };
+            if ok {
+                ev.props.set(i);
+            } else {
+                valid = false;
+                if !self.collecting() {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(valid)
+    }
+}

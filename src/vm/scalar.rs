@@ -1,0 +1,205 @@
+//! Instructions on one value: `type`, `const`, `enum`, number and string
+//! checks, content.
+
+use serde_json::{Number, Value};
+
+use schemavm_compiler::bytecode::{ContentChecks, EnumSet, FormatCheck, NumberChecks, StringChecks};
+use schemavm_compiler::number::Num;
+use schemavm_compiler::value::{self, JsonType, TypeSet};
+
+use super::{Flow, Mode, Vm};
+use crate::error::{preview, ErrorKind, Exhausted};
+
+/// Most enum values quoted in an error message.
+const ENUM_SHOWN: usize = 20;
+
+fn number_value(n: Num) -> Value {
+    match n {
+        Num::Int(i) => {
+            if let Ok(u) = u64::try_from(i) {
+                Value::from(u)
+            } else if let Ok(s) = i64::try_from(i) {
+                Value::from(s)
+            } else {
+                Value::Null
+            }
+        }
+        Num::Float(f) => Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null),
+    }
+}
+
+impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
+    #[inline]
+    pub(super) fn check_type(&mut self, types: TypeSet, v: &'v Value) -> Flow {
+        if types.admits(v, self.program.flags().strict_integers) {
+            return Ok(true);
+        }
+        if self.collecting() {
+            let found = match JsonType::of(v) {
+                JsonType::Integer if self.program.flags().strict_integers && !(v.is_u64() || v.is_i64()) => {
+                    JsonType::Number
+                }
+                t => t,
+            };
+            self.report(&["type"], ErrorKind::Type { expected: types.iter().collect(), found }, None);
+        }
+        Ok(false)
+    }
+
+    #[inline]
+    pub(super) fn check_const(&mut self, expected: &'p Value, v: &'v Value) -> Flow {
+        self.meter.charge(1)?;
+        if value::equal(expected, v) {
+            return Ok(true);
+        }
+        if self.collecting() {
+            self.report(&["const"], ErrorKind::Const { expected: expected.clone() }, Some(preview(v)));
+        }
+        Ok(false)
+    }
+
+    pub(super) fn check_enum(&mut self, set: &'p EnumSet, v: &'v Value) -> Flow {
+        let found = match v {
+            Value::String(s) => set.strings.find(s).is_some(),
+            _ if set.all_strings => false,
+            _ => {
+                self.meter.charge(set.values.len() as u64)?;
+                set.values.iter().any(|e| value::equal(e, v))
+            }
+        };
+        if !found && self.collecting() {
+            let allowed = set.values.iter().take(ENUM_SHOWN).cloned().collect();
+            self.report(&["enum"], ErrorKind::Enum { allowed, total: set.values.len() }, Some(preview(v)));
+        }
+        Ok(found)
+    }
+
+    pub(super) fn check_number(&mut self, c: &'p NumberChecks, n: &'v Number) -> Flow {
+        let x = Num::from_json(n);
+        let mut valid = true;
+        let (min_kw, max_kw) = if c.draft4_exclusive { ("minimum", "maximum") } else { ("exclusiveMinimum", "exclusiveMaximum") };
+        let checks: [(Option<Num>, fn(std::cmp::Ordering) -> bool, &'static str, bool, bool); 4] = [
+            (c.minimum, |o| o.is_ge(), "minimum", false, true),
+            (c.exclusive_minimum, |o| o.is_gt(), min_kw, true, true),
+            (c.maximum, |o| o.is_le(), "maximum", false, false),
+            (c.exclusive_maximum, |o| o.is_lt(), max_kw, true, false),
+        ];
+        for (bound, ok, keyword, exclusive, lower) in checks {
+            let Some(bound) = bound else { continue };
+            if ok(x.compare(bound)) {
+                continue;
+            }
+            valid = false;
+            if !self.collecting() {
+                return Ok(false);
+            }
+            let limit = number_value(bound);
+            let kind = if lower { ErrorKind::Minimum { limit, exclusive } } else { ErrorKind::Maximum { limit, exclusive } };
+            self.report(&[keyword], kind, Some(n.to_string()));
+        }
+        if let Some(divisor) = c.multiple_of {
+            self.meter.charge(8)?;
+            if !x.is_multiple_of(divisor) {
+                valid = false;
+                if self.collecting() {
+                    self.report(&["multipleOf"], ErrorKind::MultipleOf { divisor: number_value(divisor) }, Some(n.to_string()));
+                }
+            }
+        }
+        Ok(valid)
+    }
+
+    pub(super) fn check_string(&mut self, c: &'p StringChecks, s: &'v str) -> Flow {
+        let mut valid = true;
+        // A string has at most as many characters as bytes and at least a
+        // quarter as many, so most length checks need no count.
+        let bytes = s.len() as u64;
+        let mut counted: Option<u64> = None;
+        let mut chars = || *counted.get_or_insert_with(|| s.chars().count() as u64);
+        if let Some(min) = c.min_length {
+            let short = bytes < min || (bytes < min.saturating_mul(4) && chars() < min);
+            if short {
+                valid = false;
+                if !self.collecting() {
+                    return Ok(false);
+                }
+                let length = chars();
+                self.report(&["minLength"], ErrorKind::MinLength { limit: min, length }, Some(preview(&Value::from(s))));
+            }
+        }
+        if let Some(max) = c.max_length {
+            if bytes > max && chars() > max {
+                valid = false;
+                if !self.collecting() {
+                    return Ok(false);
+                }
+                let length = chars();
+                self.report(&["maxLength"], ErrorKind::MaxLength { limit: max, length }, Some(preview(&Value::from(s))));
+            }
+        }
+        if let Some(id) = c.pattern {
+            let regex = self.program.regex(id);
+            self.meter.charge(regex.cost(s.len()))?;
+            let matched = regex.is_match(s).map_err(|_| Exhausted::Regex)?;
+            if !matched {
+                valid = false;
+                if !self.collecting() {
+                    return Ok(false);
+                }
+                self.report(&["pattern"], ErrorKind::Pattern { pattern: regex.pattern().to_string() }, Some(preview(&Value::from(s))));
+            }
+        }
+        if let Some((check, name)) = &c.format {
+            self.meter.charge(1 + s.len() as u64 / 16)?;
+            let ok = match check {
+                FormatCheck::Builtin(f) => crate::format::check(*f, s),
+                FormatCheck::Custom(i) => self.formats.get(*i as usize).is_some_and(|f| f(s)),
+            };
+            if !ok {
+                valid = false;
+                if self.collecting() {
+                    self.report(&["format"], ErrorKind::Format { format: name.to_string() }, Some(preview(&Value::from(s))));
+                }
+            }
+        }
+        Ok(valid)
+    }
+
+    pub(super) fn check_content(&mut self, c: &'p ContentChecks, s: &'v str) -> Flow {
+        self.meter.charge(1 + s.len() as u64 / 16)?;
+        let decoded;
+        let bytes: &[u8] = if c.base64 {
+            match crate::format::content::decode_base64(s) {
+                Some(b) => {
+                    decoded = b;
+                    &decoded
+                }
+                None => {
+                    if self.collecting() {
+                        self.report(&["contentEncoding"], ErrorKind::ContentEncoding { encoding: "base64".into() }, None);
+                    }
+                    return Ok(false);
+                }
+            }
+        } else {
+            s.as_bytes()
+        };
+        if !c.json {
+            return Ok(true);
+        }
+        let parsed: Option<Value> = serde_json::from_slice(bytes).ok();
+        let Some(document) = parsed else {
+            if self.collecting() {
+                self.report(&["contentMediaType"], ErrorKind::ContentMediaType { media_type: "application/json".into() }, None);
+            }
+            return Ok(false);
+        };
+        let Some(schema) = c.schema else { return Ok(true) };
+        let (ok, errors) = self.detached(schema, &document)?;
+        if !ok && self.collecting() {
+            let adopted = self.adopt(&["contentSchema"], errors);
+            self.errors.extend(adopted);
+        }
+        Ok(ok)
+    }
+}
