@@ -1,0 +1,194 @@
+//! Host names: `hostname` (RFC 1123 section 2.1, with IDNA2008 A-labels)
+//! and `idn-hostname` (RFC 5890-5893).
+//!
+//! Both formats share one checker. A name is a sequence of labels:
+//!
+//! * an ASCII label follows RFC 1123: letters, digits and hyphens, 1-63
+//!   octets, neither starting nor ending with a hyphen (so `ab--cd` is
+//!   allowed, and every valid `hostname` is a valid `idn-hostname`);
+//! * an ASCII label starting `xn--` (any case) is an A-label: its Punycode
+//!   must decode to a non-ASCII string that encodes back to the same label
+//!   (RFC 5891 section 5.4) and that is a valid U-label;
+//! * in `idn-hostname` only, a non-ASCII label must be a valid U-label, and
+//!   labels may also be separated by the full stops U+3002, U+FF0E and
+//!   U+FF61 (RFC 3490 section 3.1).
+//!
+//! U-label code points are checked by [`super::idna2008`]; if the name has
+//! any A-label or U-label, the `idna` crate's UTS #46 ToASCII then checks
+//! the joiner (CONTEXTJ) rules, the Bidi rule (RFC 5893) and the length of
+//! the whole name in its ASCII form.
+
+use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
+
+use super::idna2008::is_u_label;
+
+/// Longest name, in octets of its ASCII form (RFC 1034 section 3.1,
+/// without the trailing dot).
+const MAX_NAME: usize = 253;
+/// Longest label, in octets of its ASCII form.
+const MAX_LABEL: usize = 63;
+/// Longest input that could still be a valid `idn-hostname`: each octet of
+/// the ASCII form comes from a code point of at most four UTF-8 bytes, and
+/// NFC composes at most four code points into one.
+const MAX_IDN_INPUT: usize = MAX_NAME * 4 * 4;
+
+/// Whether `s` is a valid `hostname`: ASCII labels and A-labels.
+pub fn is_hostname(s: &str) -> bool {
+    s.len() <= MAX_NAME && is_name(s, false)
+}
+
+/// Whether `s` is a valid `idn-hostname`: ASCII labels, A-labels and
+/// U-labels.
+pub fn is_idn_hostname(s: &str) -> bool {
+    s.len() <= MAX_IDN_INPUT && is_name(s, true)
+}
+
+fn is_name(s: &str, unicode: bool) -> bool {
+    let is_separator =
+        |c: char| c == '.' || unicode && matches!(c, '\u{3002}' | '\u{FF0E}' | '\u{FF61}');
+    let mut internationalized = false;
+    // Length of the name with every separator written as '.'.
+    let mut ascii_len = 0usize;
+    for label in s.split(is_separator) {
+        ascii_len += label.len() + 1;
+        let ok = if label.is_ascii() {
+            let a_label = a_label_body(label);
+            internationalized |= a_label.is_some();
+            is_ldh_label(label) && a_label.is_none_or(is_a_label)
+        } else {
+            internationalized = true;
+            unicode && is_u_label(label)
+        };
+        if !ok {
+            return false;
+        }
+    }
+    if !internationalized {
+        return ascii_len <= MAX_NAME + 1;
+    }
+    Uts46::new()
+        .to_ascii(
+            s.as_bytes(),
+            AsciiDenyList::STD3,
+            Hyphens::Allow,
+            DnsLength::Verify,
+        )
+        .is_ok()
+}
+
+/// An RFC 1123 label: 1-63 letters, digits and inner hyphens.
+fn is_ldh_label(label: &str) -> bool {
+    let b = label.as_bytes();
+    (1..=MAX_LABEL).contains(&b.len())
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
+        && b.first() != Some(&b'-')
+        && b.last() != Some(&b'-')
+}
+
+/// The Punycode part of a label carrying the ACE prefix `xn--`.
+fn a_label_body(label: &str) -> Option<&str> {
+    match label.split_at_checked(4) {
+        Some((prefix, body)) if prefix.eq_ignore_ascii_case("xn--") => Some(body),
+        _ => None,
+    }
+}
+
+/// Whether the LDH label `xn--` + `punycode` is a valid A-label.
+fn is_a_label(punycode: &str) -> bool {
+    let mut lower = [0u8; MAX_LABEL];
+    let Some(lower) = lower.get_mut(..punycode.len()) else {
+        return false;
+    };
+    lower.copy_from_slice(punycode.as_bytes());
+    lower.make_ascii_lowercase();
+    let Ok(lower) = std::str::from_utf8(lower) else {
+        return false;
+    };
+    let Some(u_label) = idna::punycode::decode_to_string(lower) else {
+        return false;
+    };
+    !u_label.is_ascii()
+        && idna::punycode::encode_str(&u_label).is_some_and(|again| again == lower)
+        && is_u_label(&u_label)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_hostname, is_idn_hostname};
+
+    #[test]
+    fn hostnames() {
+        let label63 = "a".repeat(63);
+        let name253 = [label63.as_str(); 4]
+            .join(".")
+            .get(..253)
+            .map(str::to_owned)
+            .unwrap_or_default();
+        for ok in [
+            "a",
+            "example.com",
+            "EXAMPLE.COM",
+            "1.2.3.4",
+            "a-b.c--d",
+            "xn--bcher-kva.example",
+            "XN--BCHER-KVA.example",
+            label63.as_str(),
+            name253.as_str(),
+        ] {
+            assert!(is_hostname(ok), "{ok}");
+        }
+        let label64 = "a".repeat(64);
+        let name254 = format!("{name253}a");
+        for bad in [
+            "",
+            ".",
+            "a.",
+            ".a",
+            "a..b",
+            "-a",
+            "a-",
+            "a_b",
+            "a b",
+            "bücher.example",
+            "xn--",
+            "xn--bcher",
+            "xn--bcher-kva-",
+            "xn--abc-",
+            "xn--ls8h-",
+            label64.as_str(),
+            name254.as_str(),
+        ] {
+            assert!(!is_hostname(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn idn_hostnames() {
+        for ok in [
+            "bücher.example",
+            "Bücher.example",
+            "例え。テスト",
+            "xn--bcher-kva.例え",
+            "ab--cd.example",
+            "münchen",
+        ] {
+            assert!(is_idn_hostname(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "bücher..example",
+            "bü_cher",
+            "-bücher",
+            "bü--cher",
+            "bücher.",
+            "BÜCHER",
+            "\u{AD}bücher",
+            "a\u{200D}b",
+            "ab\u{200C}",
+            "a\u{2665}",
+            "xn--bcher-kva.-x",
+        ] {
+            assert!(!is_idn_hostname(bad), "{bad:?}");
+        }
+    }
+}
