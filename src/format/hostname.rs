@@ -1,26 +1,30 @@
 //! Host names: `hostname` (RFC 1123 section 2.1, with IDNA2008 A-labels)
 //! and `idn-hostname` (RFC 5890-5893).
 //!
-//! Both formats share one checker. A name is a sequence of labels:
+//! A `hostname` is ASCII, at most 253 octets, made of labels that are:
 //!
-//! * an ASCII label follows RFC 1123: letters, digits and hyphens, 1-63
-//!   octets, neither starting nor ending with a hyphen (so `ab--cd` is
-//!   allowed, and every valid `hostname` is a valid `idn-hostname`);
-//! * an ASCII label starting `xn--` (any case) is an A-label: its Punycode
-//!   must decode to a non-ASCII string that encodes back to the same label
-//!   (RFC 5891 section 5.4) and that is a valid U-label;
-//! * in `idn-hostname` only, a non-ASCII label must be a valid U-label, and
-//!   labels may also be separated by the full stops U+3002, U+FF0E and
-//!   U+FF61 (RFC 3490 section 3.1).
+//! * RFC 1123 labels: letters, digits and hyphens, 1-63 octets, neither
+//!   starting nor ending with a hyphen (so `ab--cd` is allowed);
+//! * or, when starting `xn--` (any case), A-labels: the Punycode must
+//!   decode to a non-ASCII string that encodes back to the same label
+//!   (RFC 5891 section 5.4) and that is a valid U-label
+//!   ([`super::idna2008::is_u_label`]). A name with an A-label must also
+//!   pass the `idna` crate's UTS #46 ToASCII, which checks the joiner
+//!   (CONTEXTJ) rules and the Bidi rule (RFC 5893).
 //!
-//! U-label code points are checked by [`super::idna2008`]; if the name has
-//! any A-label or U-label, the `idna` crate's UTS #46 ToASCII then checks
-//! the joiner (CONTEXTJ) rules, the Bidi rule (RFC 5893) and the length of
-//! the whole name in its ASCII form.
+//! An `idn-hostname` may hold U-labels too, separated by `.` or by the
+//! full stops U+3002, U+FF0E and U+FF61 (RFC 3490 section 3.1). Its code
+//! points must be ASCII letters, digits and hyphens or IDNA2008 PVALID or
+//! CONTEXT code points; UTS #46 ToASCII then normalizes the name to NFC,
+//! maps the full stops and converts U-labels to A-labels, and its ASCII
+//! form must be a valid `hostname`. So every `hostname` is an
+//! `idn-hostname`, and both formats check U-labels in exactly one way.
+
+use std::borrow::Cow;
 
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 
-use super::idna2008::is_u_label;
+use super::idna2008::{is_idna2008_code_point, is_u_label};
 
 /// Longest name, in octets of its ASCII form (RFC 1034 section 3.1,
 /// without the trailing dot).
@@ -32,40 +36,29 @@ const MAX_LABEL: usize = 63;
 /// NFC composes at most four code points into one.
 const MAX_IDN_INPUT: usize = MAX_NAME * 4 * 4;
 
-/// Whether `s` is a valid `hostname`: ASCII labels and A-labels.
+/// Whether `s` is a valid `hostname`: RFC 1123 labels and A-labels.
 pub fn is_hostname(s: &str) -> bool {
-    s.len() <= MAX_NAME && is_name(s, false)
+    match check_ascii_name(s) {
+        Some(has_a_label) => !has_a_label || uts46_to_ascii(s).is_some(),
+        None => false,
+    }
 }
 
-/// Whether `s` is a valid `idn-hostname`: ASCII labels, A-labels and
+/// Whether `s` is a valid `idn-hostname`: RFC 1123 labels, A-labels and
 /// U-labels.
 pub fn is_idn_hostname(s: &str) -> bool {
-    s.len() <= MAX_IDN_INPUT && is_name(s, true)
+    s.len() <= MAX_IDN_INPUT
+        && s.chars().all(|c| {
+            c.is_ascii_alphanumeric()
+                || matches!(c, '-' | '.' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}')
+                || !c.is_ascii() && is_idna2008_code_point(c)
+        })
+        && uts46_to_ascii(s).is_some_and(|ascii| check_ascii_name(&ascii).is_some())
 }
 
-fn is_name(s: &str, unicode: bool) -> bool {
-    let is_separator =
-        |c: char| c == '.' || unicode && matches!(c, '\u{3002}' | '\u{FF0E}' | '\u{FF61}');
-    let mut internationalized = false;
-    // Length of the name with every separator written as '.'.
-    let mut ascii_len = 0usize;
-    for label in s.split(is_separator) {
-        ascii_len += label.len() + 1;
-        let ok = if label.is_ascii() {
-            let a_label = a_label_body(label);
-            internationalized |= a_label.is_some();
-            is_ldh_label(label) && a_label.is_none_or(is_a_label)
-        } else {
-            internationalized = true;
-            unicode && is_u_label(label)
-        };
-        if !ok {
-            return false;
-        }
-    }
-    if !internationalized {
-        return ascii_len <= MAX_NAME + 1;
-    }
+/// UTS #46 ToASCII (non-transitional, STD3 rules, DNS lengths checked;
+/// hyphens are left to [`check_ascii_name`]).
+fn uts46_to_ascii(s: &str) -> Option<Cow<'_, str>> {
     Uts46::new()
         .to_ascii(
             s.as_bytes(),
@@ -73,7 +66,24 @@ fn is_name(s: &str, unicode: bool) -> bool {
             Hyphens::Allow,
             DnsLength::Verify,
         )
-        .is_ok()
+        .ok()
+}
+
+/// Checks an ASCII name's length and labels; `Some(true)` if it is valid
+/// and has an A-label, `Some(false)` if it is valid without, else `None`.
+fn check_ascii_name(s: &str) -> Option<bool> {
+    if s.len() > MAX_NAME {
+        return None;
+    }
+    let mut has_a_label = false;
+    for label in s.split('.') {
+        let a_label = a_label_body(label);
+        has_a_label |= a_label.is_some();
+        if !(is_ldh_label(label) && a_label.is_none_or(is_a_label)) {
+            return None;
+        }
+    }
+    Some(has_a_label)
 }
 
 /// An RFC 1123 label: 1-63 letters, digits and inner hyphens.
@@ -171,6 +181,11 @@ mod tests {
             "xn--bcher-kva.例え",
             "ab--cd.example",
             "münchen",
+            "EXAMPLE.COM",
+            "cafe\u{301}.example",
+            "e\u{301}--x",
+            "\u{915}\u{94D}\u{200D}\u{937}",
+            "xn--ihqwcrb4cv8a8dqg056pqjye",
         ] {
             assert!(is_idn_hostname(ok), "{ok}");
         }
@@ -187,6 +202,12 @@ mod tests {
             "ab\u{200C}",
             "a\u{2665}",
             "xn--bcher-kva.-x",
+            "\u{FF41}bc",
+            "a\u{AD}b",
+            "xn--bcher-kva.a_b",
+            "e\u{301}x--y",
+            "\u{5D0}.0a",
+            "xn--a",
         ] {
             assert!(!is_idn_hostname(bad), "{bad:?}");
         }

@@ -87,6 +87,11 @@ fn derived(c: char) -> Property {
     }
 }
 
+/// Whether `c` may appear in a U-label at all: PVALID, CONTEXTJ or CONTEXTO.
+pub fn is_idna2008_code_point(c: char) -> bool {
+    property(c) != Property::Disallowed
+}
+
 fn is_combining_mark(c: char) -> bool {
     matches!(
         CodePointMapData::<GeneralCategory>::new().get(c),
@@ -105,9 +110,6 @@ fn script(c: Option<char>) -> Option<Script> {
 /// no `--` in the third and fourth positions, no leading combining mark,
 /// only PVALID code points plus CONTEXTJ/CONTEXTO ones whose CONTEXTO
 /// rule (RFC 5892 appendix A.3-A.9) holds.
-///
-/// ASCII letters are compared case-insensitively, as in DNS; any other
-/// code point that case folding or NFKC would change is DISALLOWED.
 pub fn is_u_label(label: &str) -> bool {
     let mut chars = label.chars();
     let first = chars.next();
@@ -126,17 +128,13 @@ pub fn is_u_label(label: &str) -> bool {
     let mut previous: Option<char> = None;
     let mut chars = label.chars().peekable();
     while let Some(c) = chars.next() {
-        let c = c.to_ascii_lowercase();
         let next = chars.peek().copied();
         let ok = match property(c) {
             Property::Pvalid | Property::ContextJ => true,
             Property::Disallowed => false,
             Property::ContextO => match c {
                 // A.3 MIDDLE DOT: between two 'l'.
-                '\u{B7}' => {
-                    previous.is_some_and(|p| p.eq_ignore_ascii_case(&'l'))
-                        && next.is_some_and(|n| n.eq_ignore_ascii_case(&'l'))
-                }
+                '\u{B7}' => previous == Some('l') && next == Some('l'),
                 // A.4 GREEK LOWER NUMERAL SIGN (KERAIA): followed by Greek.
                 '\u{375}' => script(next) == Some(Script::Greek),
                 // A.5, A.6 HEBREW PUNCTUATION GERESH / GERSHAYIM: after Hebrew.
@@ -210,13 +208,13 @@ mod tests {
     #[test]
     fn labels() {
         for ok in [
-            "bücher", "l·l", "α͵β", "א׳ב", "・ぁ", "ァ・", "٠١", "۰۱", "Bücher", "a-b", "ab-c",
+            "bücher", "l·l", "α͵β", "א׳ב", "・ぁ", "ァ・", "٠١", "۰۱", "a-b", "ab-c",
         ] {
             assert!(is_u_label(ok), "{ok}");
         }
         for bad in [
             "-ü", "ü-", "üb--c", "\u{301}a", "a·b", "·l", "l·", "α͵", "α͵a", "׳", "a׳", "・",
-            "a・b", "٠۰", "a_ü",
+            "a・b", "٠۰", "a_ü", "Bücher",
         ] {
             assert!(!is_u_label(bad), "{bad}");
         }
