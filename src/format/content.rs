@@ -90,26 +90,19 @@ pub fn decode_base64(value: &str) -> Option<Vec<u8>> {
             return None;
         };
         let (a, b) = (base64_value(a)?, base64_value(b)?);
-        match (c, d) {
-            (b'=', b'=') if last => {
-                if b & 0x0F != 0 {
-                    return None;
-                }
-                out.push((a << 2 | b >> 4) as u8);
-            }
-            (c, b'=') if last => {
-                let c = base64_value(c)?;
-                if c & 0x03 != 0 {
-                    return None;
-                }
-                let n = a << 18 | b << 12 | c << 6;
-                out.extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8]);
-            }
-            (c, d) => {
-                let n = a << 18 | b << 12 | base64_value(c)? << 6 | base64_value(d)?;
-                out.extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8]);
-            }
+        // How many of the quantum's three bytes it encodes.
+        let (c, d, len) = match (c, d) {
+            (b'=', b'=') if last => (0, 0, 1),
+            (c, b'=') if last => (base64_value(c)?, 0, 2),
+            (c, d) => (base64_value(c)?, base64_value(d)?, 3),
+        };
+        let [_, b0, b1, b2] = (a << 18 | b << 12 | c << 6 | d).to_be_bytes();
+        let decoded = [b0, b1, b2];
+        let (kept, pad_bits) = decoded.split_at_checked(len)?;
+        if pad_bits.iter().any(|byte| *byte != 0) {
+            return None;
         }
+        out.extend_from_slice(kept);
     }
     Some(out)
 }

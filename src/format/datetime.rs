@@ -40,7 +40,7 @@ fn parse_date(b: &[u8]) -> bool {
     (1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month)
 }
 
-fn days_in_month(year: u32, month: u32) -> u32 {
+fn days_in_month(year: i32, month: i32) -> i32 {
     match month {
         2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
         2 => 28,
@@ -50,14 +50,14 @@ fn days_in_month(year: u32, month: u32) -> u32 {
 }
 
 /// The decimal value of `b` if every byte is an ASCII digit.
-fn digits(b: &[u8]) -> Option<u32> {
-    b.iter().try_fold(0u32, |acc, &d| {
-        d.is_ascii_digit().then(|| acc * 10 + u32::from(d - b'0'))
+fn digits(b: &[u8]) -> Option<i32> {
+    b.iter().try_fold(0i32, |acc, &d| {
+        d.is_ascii_digit().then(|| acc * 10 + i32::from(d - b'0'))
     })
 }
 
 /// Parses a two-digit field no greater than `max`.
-fn field(b: &[u8], max: u32) -> Option<u32> {
+fn field(b: &[u8], max: i32) -> Option<i32> {
     digits(b).filter(|v| *v <= max)
 }
 
@@ -84,20 +84,20 @@ fn parse_full_time(b: &[u8]) -> bool {
         None => rest,
     };
     // time-offset = "Z" / ("+" / "-") time-hour ":" time-minute
-    let offset_minutes: i32 = match *rest {
+    let offset_minutes = match *rest {
         [b'Z' | b'z'] => 0,
         [sign @ (b'+' | b'-'), oh1, oh2, b':', om1, om2] => {
             let (Some(oh), Some(om)) = (field(&[oh1, oh2], 23), field(&[om1, om2], 59)) else {
                 return false;
             };
-            let minutes = (oh * 60 + om) as i32;
+            let minutes = oh * 60 + om;
             if sign == b'+' { minutes } else { -minutes }
         }
         _ => return false,
     };
     if second == 60 {
         // Local time minus the offset gives UTC; it must be 23:59.
-        let utc = ((hour * 60 + minute) as i32 - offset_minutes).rem_euclid(24 * 60);
+        let utc = (hour * 60 + minute - offset_minutes).rem_euclid(24 * 60);
         return utc == 23 * 60 + 59;
     }
     true
@@ -118,12 +118,9 @@ pub fn is_duration(s: &str) -> bool {
     let Some(body) = s.strip_prefix(['P', 'p']) else {
         return false;
     };
-    let (date, time) = match body.find(['T', 't']) {
-        Some(t) => (body.get(..t), body.get(t + 1..)),
-        None => (Some(body), None),
-    };
-    let Some(date) = date else {
-        return false;
+    let (date, time) = match body.split_once(['T', 't']) {
+        Some((date, time)) => (date, Some(time)),
+        None => (body, None),
     };
     if let Some(weeks) = date.strip_suffix(['W', 'w']) {
         // dur-week = 1*DIGIT "W", alone.

@@ -92,7 +92,20 @@ pub fn is_ipv6(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use std::net::{Ipv4Addr, Ipv6Addr};
+
+    use proptest::prelude::*;
+
     use super::{is_ipv4, is_ipv6};
+
+    proptest! {
+        /// The standard library parses the same RFC 4291 / dotted-quad forms.
+        #[test]
+        fn agrees_with_std(s in "[0-9a-fA-F:.]{0,24}|(::|[0-9]{1,4}:){1,8}[0-9.]{0,16}") {
+            prop_assert_eq!(is_ipv6(&s), s.parse::<Ipv6Addr>().is_ok(), "ipv6 {:?}", s);
+            prop_assert_eq!(is_ipv4(&s), s.parse::<Ipv4Addr>().is_ok(), "ipv4 {:?}", s);
+        }
+    }
 
     #[test]
     fn ipv4() {

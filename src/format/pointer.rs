@@ -1,5 +1,6 @@
 //! JSON Pointers: `json-pointer` (RFC 6901) and `relative-json-pointer`
-//! (draft-bhutton-relative-json-pointer-00).
+//! (draft-bhutton-relative-json-pointer-00, the revision JSON Schema
+//! 2020-12 cites; earlier revisions lack only the index manipulation).
 
 /// Whether `s` is an RFC 6901 JSON Pointer: `*( "/" reference-token )`,
 /// where `~` only appears escaped as `~0` or `~1`.
@@ -18,15 +19,33 @@ fn tildes_escaped(b: &[u8]) -> bool {
     true
 }
 
-/// Whether `s` is a relative JSON pointer: a non-negative integer without
-/// leading zeros, followed by either `#` or a JSON Pointer.
+/// Whether `s` is a relative JSON pointer:
+///
+/// ```text
+/// relative-json-pointer = non-negative-integer [ index-manipulation ] ( json-pointer / "#" )
+/// index-manipulation    = ( "+" / "-" ) non-negative-integer
+/// non-negative-integer  = "0" / %x31-39 *DIGIT
+/// ```
 pub fn is_relative_json_pointer(s: &str) -> bool {
-    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
-    let Some((number, rest)) = s.split_at_checked(digits) else {
+    let Some(rest) = strip_non_negative_integer(s) else {
         return false;
     };
-    let canonical = number == "0" || (!number.is_empty() && !number.starts_with('0'));
-    canonical && (rest == "#" || is_json_pointer(rest))
+    let rest = match rest.strip_prefix(['+', '-']) {
+        Some(adjustment) => match strip_non_negative_integer(adjustment) {
+            Some(rest) => rest,
+            None => return false,
+        },
+        None => rest,
+    };
+    rest == "#" || is_json_pointer(rest)
+}
+
+/// What follows a leading `non-negative-integer` (ASCII digits, no
+/// leading zero), if `s` starts with one.
+fn strip_non_negative_integer(s: &str) -> Option<&str> {
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    let (number, rest) = s.split_at_checked(digits)?;
+    (number == "0" || (!number.is_empty() && !number.starts_with('0'))).then_some(rest)
 }
 
 #[cfg(test)]
@@ -45,7 +64,9 @@ mod tests {
 
     #[test]
     fn relative_json_pointer() {
-        for ok in ["0", "0#", "1/a", "10/", "120/a~1b", "0//"] {
+        for ok in [
+            "0", "0#", "1/a", "10/", "120/a~1b", "0//", "0+1/a", "2-10#", "1-0",
+        ] {
             assert!(is_relative_json_pointer(ok), "{ok:?}");
         }
         for bad in [

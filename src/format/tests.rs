@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use proptest::prelude::*;
 use schemavm_compiler::Format;
 use serde_json::Value;
 
@@ -202,4 +203,14 @@ fn large_adversarial_inputs() {
         report.push(format!("{}: {:?} ({})", format.name(), worst.0, worst.1));
     }
     println!("slowest input per format:\n  {}", report.join("\n  "));
+}
+
+proptest! {
+    /// No input makes any checker panic.
+    #[test]
+    fn never_panics(s in "[a-zA-Z0-9:/?#@!$&'()*+,;=%.~_{}<>^`|\\[\\]\\-\" \u{80}-\u{10FFFF}]{0,40}") {
+        for format in Format::ALL {
+            let _ = check(format, &s);
+        }
+    }
 }

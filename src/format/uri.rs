@@ -73,14 +73,21 @@ pub fn is_iprivate(c: char) -> bool {
     matches!(u32::from(c), 0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD)
 }
 
+/// LRM, RLM, LRE, RLE, PDF, LRO and RLO, which RFC 3987 section 4.1 bars
+/// from IRIs although they are `ucschar`s.
+fn is_bidi_formatting(c: char) -> bool {
+    matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}')
+}
+
 /// Consumes the two hex digits following a `%`; false if they are missing.
 pub fn take_pct_hex(chars: &mut std::str::Chars<'_>) -> bool {
     matches!((chars.next(), chars.next()), (Some(a), Some(b)) if a.is_ascii_hexdigit() && b.is_ascii_hexdigit())
 }
 
 /// Whether every character of `s` is in `ascii`, is part of a
-/// `pct-encoded` triplet, or (for IRIs) is a `ucschar` or, where
-/// `private` is set, an `iprivate`.
+/// `pct-encoded` triplet, or (for IRIs) is a `ucschar` other than a
+/// bidirectional formatting character or, where `private` is set, an
+/// `iprivate`.
 fn all_chars(s: &str, ascii: &AsciiSet, grammar: Grammar, private: bool) -> bool {
     let mut chars = s.chars();
     while let Some(c) = chars.next() {
@@ -89,7 +96,9 @@ fn all_chars(s: &str, ascii: &AsciiSet, grammar: Grammar, private: bool) -> bool
         } else if c.is_ascii() {
             ascii.contains(c)
         } else {
-            grammar == Grammar::Iri && (is_ucschar(c) || private && is_iprivate(c))
+            grammar == Grammar::Iri
+                && !is_bidi_formatting(c)
+                && (is_ucschar(c) || private && is_iprivate(c))
         };
         if !ok {
             return false;
@@ -272,6 +281,8 @@ mod tests {
         assert!(!is_absolute("http://h/\u{1FFFF}", Grammar::Iri));
         assert!(!is_absolute("http://h/\u{85}", Grammar::Iri));
         assert!(!is_absolute("http://[ü::1]/", Grammar::Iri));
+        assert!(!is_absolute("http://h/a\u{200F}b", Grammar::Iri));
+        assert!(!is_absolute("http://h/?\u{202E}", Grammar::Iri));
         assert!(is_reference("ü", Grammar::Iri));
         assert!(!is_reference("ü", Grammar::Uri));
     }
