@@ -112,6 +112,8 @@ pub fn decode_base64(value: &str) -> Option<Vec<u8>> {
 ///
 /// Runs in linear time with an explicit stack of open containers (one
 /// byte per nesting level), so any depth is handled without recursion.
+/// `\u` escapes are checked against the grammar only, which admits an
+/// escaped lone surrogate.
 pub fn is_json(bytes: &[u8]) -> bool {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return false;

@@ -10,6 +10,9 @@
 //! address-literal = "[" ( IPv4-address-literal / "IPv6:" IPv6-addr ) "]"
 //! ```
 //!
+//! `IPv6-addr` is RFC 4291's text form, except that `::` must stand for at
+//! least two zero groups.
+//!
 //! The domain is checked as a `hostname` (`idn-hostname` for `idn-email`).
 //! `General-address-literal` requires an IANA-registered tag, and `IPv6`
 //! is the only one, so other tags are rejected. The size limits of RFC
@@ -17,7 +20,7 @@
 //! mailbox of at most 254 (a 256-octet path less its angle brackets).
 
 use super::hostname::{is_hostname, is_idn_hostname};
-use super::ip::{is_ipv4, is_ipv6};
+use super::ip::{is_ipv4, parse_ipv6};
 
 /// Longest local part, in octets.
 const MAX_LOCAL_PART: usize = 64;
@@ -52,7 +55,10 @@ fn is_mailbox(s: &str, unicode: bool) -> bool {
     }
     match domain.strip_prefix('[').and_then(|d| d.strip_suffix(']')) {
         Some(literal) => match literal.split_at_checked(5) {
-            Some((tag, address)) if tag.eq_ignore_ascii_case("IPv6:") => is_ipv6(address),
+            // RFC 5321 `IPv6-comp`: "::" stands for at least two groups.
+            Some((tag, address)) if tag.eq_ignore_ascii_case("IPv6:") => {
+                parse_ipv6(address).is_some_and(|form| !form.compressed || form.groups <= 6)
+            }
             _ => is_ipv4(literal),
         },
         None if unicode => is_idn_hostname(domain),
@@ -118,6 +124,8 @@ mod tests {
             "a@[IPv6:::1]",
             "a@[ipv6:1:2:3:4:5:6:7:8]",
             "a@[IPv6:::ffff:1.2.3.4]",
+            "a@[IPv6:1:2:3:4:5::8]",
+            "a@[IPv6:1::4:5:1.2.3.4]",
             "a@xn--bcher-kva.example",
         ] {
             assert!(is_email(ok), "{ok}");
@@ -145,6 +153,9 @@ mod tests {
             "a@[127.0.0.256]",
             "a@[::1]",
             "a@[IPv6:127.0.0.1]",
+            "a@[IPv6:1:2:3:4:5:6:7::]",
+            "a@[IPv6:1::3:4:5:6:7:8]",
+            "a@[IPv6:1::3:4:5:6:1.2.3.4]",
             "a@[tag:content]",
             "a@[127.0.0.1",
             "ü@example.com",

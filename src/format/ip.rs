@@ -35,6 +35,20 @@ fn is_dec_octet(part: &[u8]) -> bool {
 /// groups, and optionally a trailing dotted-quad IPv4 address in place of
 /// the last two groups. Zone identifiers and prefix lengths are rejected.
 pub fn is_ipv6(s: &str) -> bool {
+    parse_ipv6(s).is_some()
+}
+
+/// How a valid IPv6 address is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ipv6Form {
+    /// The 16-bit groups written out (an embedded IPv4 address counts two).
+    pub groups: usize,
+    /// Whether `::` stands for the missing groups.
+    pub compressed: bool,
+}
+
+/// Parses an IPv6 address as [`is_ipv6`] does; `None` if it is invalid.
+pub fn parse_ipv6(s: &str) -> Option<Ipv6Form> {
     let bytes = s.as_bytes();
     let mut rest = bytes;
     let mut compressed = false;
@@ -42,7 +56,10 @@ pub fn is_ipv6(s: &str) -> bool {
         compressed = true;
         rest = after;
         if rest.is_empty() {
-            return true;
+            return Some(Ipv6Form {
+                groups: 0,
+                compressed,
+            });
         }
     }
     // 16-bit groups seen so far (an embedded IPv4 address counts as two).
@@ -51,31 +68,25 @@ pub fn is_ipv6(s: &str) -> bool {
         let hex_len = rest.iter().take_while(|b| b.is_ascii_hexdigit()).count();
         if rest.get(hex_len) == Some(&b'.') {
             // The embedded IPv4 address must be the rest of the string.
-            let Ok(v4) = std::str::from_utf8(rest) else {
-                return false;
-            };
-            if !is_ipv4(v4) {
-                return false;
+            if !is_ipv4(std::str::from_utf8(rest).ok()?) {
+                return None;
             }
             groups += 2;
             break;
         }
         if hex_len == 0 || hex_len > 4 {
-            return false;
+            return None;
         }
         groups += 1;
         if groups > 8 {
-            return false;
+            return None;
         }
-        rest = match rest.get(hex_len..) {
-            Some(r) => r,
-            None => return false,
-        };
+        rest = rest.get(hex_len..)?;
         match rest {
             [] => break,
             [b':', b':', after @ ..] => {
                 if compressed {
-                    return false;
+                    return None;
                 }
                 compressed = true;
                 rest = after;
@@ -84,10 +95,11 @@ pub fn is_ipv6(s: &str) -> bool {
                 }
             }
             [b':', after @ ..] if !after.is_empty() => rest = after,
-            _ => return false,
+            _ => return None,
         }
     }
-    if compressed { groups <= 7 } else { groups == 8 }
+    let valid = if compressed { groups <= 7 } else { groups == 8 };
+    valid.then_some(Ipv6Form { groups, compressed })
 }
 
 #[cfg(test)]

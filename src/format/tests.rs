@@ -17,7 +17,6 @@ use super::content::{ContentEncoding, ContentMediaType};
 const PENDING_ECMA_REGEX: &[&str] = &[
     "\\a",
     "(?P<name>x)",
-    "(?P<n>a)(?P=n)",
     "(?i)abc",
     "(?ims)abc",
     "(?<n>a)\\k<n>",
