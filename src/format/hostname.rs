@@ -31,9 +31,11 @@ use super::idna2008::{is_idna2008_code_point, is_u_label};
 const MAX_NAME: usize = 253;
 /// Longest label, in octets of its ASCII form.
 const MAX_LABEL: usize = 63;
-/// Longest input that could still be a valid `idn-hostname`: each octet of
-/// the ASCII form comes from a code point of at most four UTF-8 bytes, and
-/// NFC composes at most four code points into one.
+/// Longest input that could still be a valid `idn-hostname`. Each code
+/// point of the NFC form takes at least one octet of the ASCII form, and
+/// stands for at most four input code points (the longest canonical
+/// decomposition) of at most four UTF-8 bytes each; the code points that
+/// UTS #46 would drop are rejected before.
 const MAX_IDN_INPUT: usize = MAX_NAME * 4 * 4;
 
 /// Whether `s` is a valid `hostname`: RFC 1123 labels and A-labels.
