@@ -1,0 +1,217 @@
+//! Host names: `hostname` (RFC 1123 section 2.1, with IDNA2008 A-labels)
+//! and `idn-hostname` (RFC 5890-5893).
+//!
+//! A `hostname` is ASCII, at most 253 octets, made of labels that are:
+//!
+//! * RFC 1123 labels: letters, digits and hyphens, 1-63 octets, neither
+//!   starting nor ending with a hyphen (so `ab--cd` is allowed);
+//! * or, when starting `xn--` (any case), A-labels: the Punycode must
+//!   decode to a non-ASCII string that encodes back to the same label
+//!   (RFC 5891 section 5.4) and that is a valid U-label
+//!   ([`super::idna2008::is_u_label`]). A name with an A-label must also
+//!   pass the `idna` crate's UTS #46 ToASCII, which checks the joiner
+//!   (CONTEXTJ) rules and the Bidi rule (RFC 5893).
+//!
+//! An `idn-hostname` may hold U-labels too, separated by `.` or by the
+//! full stops U+3002, U+FF0E and U+FF61 (RFC 3490 section 3.1). Its code
+//! points must be ASCII letters, digits and hyphens or IDNA2008 PVALID or
+//! CONTEXT code points; UTS #46 ToASCII then normalizes the name to NFC,
+//! maps the full stops and converts U-labels to A-labels, and its ASCII
+//! form must be a valid `hostname`. So every `hostname` is an
+//! `idn-hostname`, and both formats check U-labels in exactly one way.
+
+use std::borrow::Cow;
+
+use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
+
+use super::idna2008::{is_idna2008_code_point, is_u_label};
+
+/// Longest name, in octets of its ASCII form (RFC 1034 section 3.1,
+/// without the trailing dot).
+const MAX_NAME: usize = 253;
+/// Longest label, in octets of its ASCII form.
+const MAX_LABEL: usize = 63;
+/// Longest input that could still be a valid `idn-hostname`. Each code
+/// point of the NFC form takes at least one octet of the ASCII form, and
+/// stands for at most four input code points (the longest canonical
+/// decomposition) of at most four UTF-8 bytes each; the code points that
+/// UTS #46 would drop are rejected before.
+const MAX_IDN_INPUT: usize = MAX_NAME * 4 * 4;
+
+/// Whether `s` is a valid `hostname`: RFC 1123 labels and A-labels.
+pub fn is_hostname(s: &str) -> bool {
+    match check_ascii_name(s) {
+        Some(has_a_label) => !has_a_label || uts46_to_ascii(s).is_some(),
+        None => false,
+    }
+}
+
+/// Whether `s` is a valid `idn-hostname`: RFC 1123 labels, A-labels and
+/// U-labels.
+pub fn is_idn_hostname(s: &str) -> bool {
+    s.len() <= MAX_IDN_INPUT
+        && s.chars().all(|c| {
+            c.is_ascii_alphanumeric()
+                || matches!(c, '-' | '.' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}')
+                || !c.is_ascii() && is_idna2008_code_point(c)
+        })
+        && uts46_to_ascii(s).is_some_and(|ascii| check_ascii_name(&ascii).is_some())
+}
+
+/// UTS #46 ToASCII (non-transitional, STD3 rules, DNS lengths checked;
+/// hyphens are left to [`check_ascii_name`]).
+fn uts46_to_ascii(s: &str) -> Option<Cow<'_, str>> {
+    Uts46::new()
+        .to_ascii(
+            s.as_bytes(),
+            AsciiDenyList::STD3,
+            Hyphens::Allow,
+            DnsLength::Verify,
+        )
+        .ok()
+}
+
+/// Checks an ASCII name's length and labels; `Some(true)` if it is valid
+/// and has an A-label, `Some(false)` if it is valid without, else `None`.
+fn check_ascii_name(s: &str) -> Option<bool> {
+    if s.len() > MAX_NAME {
+        return None;
+    }
+    let mut has_a_label = false;
+    for label in s.split('.') {
+        let a_label = a_label_body(label);
+        has_a_label |= a_label.is_some();
+        if !(is_ldh_label(label) && a_label.is_none_or(is_a_label)) {
+            return None;
+        }
+    }
+    Some(has_a_label)
+}
+
+/// An RFC 1123 label: 1-63 letters, digits and inner hyphens.
+fn is_ldh_label(label: &str) -> bool {
+    let b = label.as_bytes();
+    (1..=MAX_LABEL).contains(&b.len())
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
+        && b.first() != Some(&b'-')
+        && b.last() != Some(&b'-')
+}
+
+/// The Punycode part of a label carrying the ACE prefix `xn--`.
+fn a_label_body(label: &str) -> Option<&str> {
+    match label.split_at_checked(4) {
+        Some((prefix, body)) if prefix.eq_ignore_ascii_case("xn--") => Some(body),
+        _ => None,
+    }
+}
+
+/// Whether the LDH label `xn--` + `punycode` is a valid A-label.
+fn is_a_label(punycode: &str) -> bool {
+    let mut lower = [0u8; MAX_LABEL];
+    let Some(lower) = lower.get_mut(..punycode.len()) else {
+        return false;
+    };
+    lower.copy_from_slice(punycode.as_bytes());
+    lower.make_ascii_lowercase();
+    let Ok(lower) = std::str::from_utf8(lower) else {
+        return false;
+    };
+    let Some(u_label) = idna::punycode::decode_to_string(lower) else {
+        return false;
+    };
+    !u_label.is_ascii()
+        && idna::punycode::encode_str(&u_label).is_some_and(|again| again == lower)
+        && is_u_label(&u_label)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_hostname, is_idn_hostname};
+
+    #[test]
+    fn hostnames() {
+        let label63 = "a".repeat(63);
+        let name253 = [label63.as_str(); 4]
+            .join(".")
+            .get(..253)
+            .map(str::to_owned)
+            .unwrap_or_default();
+        for ok in [
+            "a",
+            "example.com",
+            "EXAMPLE.COM",
+            "1.2.3.4",
+            "a-b.c--d",
+            "xn--bcher-kva.example",
+            "XN--BCHER-KVA.example",
+            label63.as_str(),
+            name253.as_str(),
+        ] {
+            assert!(is_hostname(ok), "{ok}");
+        }
+        let label64 = "a".repeat(64);
+        let name254 = format!("{name253}a");
+        for bad in [
+            "",
+            ".",
+            "a.",
+            ".a",
+            "a..b",
+            "-a",
+            "a-",
+            "a_b",
+            "a b",
+            "bücher.example",
+            "xn--",
+            "xn--bcher",
+            "xn--bcher-kva-",
+            "xn--abc-",
+            "xn--ls8h-",
+            label64.as_str(),
+            name254.as_str(),
+        ] {
+            assert!(!is_hostname(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn idn_hostnames() {
+        for ok in [
+            "bücher.example",
+            "Bücher.example",
+            "例え。テスト",
+            "xn--bcher-kva.例え",
+            "ab--cd.example",
+            "münchen",
+            "EXAMPLE.COM",
+            "cafe\u{301}.example",
+            "e\u{301}--x",
+            "\u{915}\u{94D}\u{200D}\u{937}",
+            "xn--ihqwcrb4cv8a8dqg056pqjye",
+        ] {
+            assert!(is_idn_hostname(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "bücher..example",
+            "bü_cher",
+            "-bücher",
+            "bü--cher",
+            "bücher.",
+            "BÜCHER",
+            "\u{AD}bücher",
+            "a\u{200D}b",
+            "ab\u{200C}",
+            "a\u{2665}",
+            "xn--bcher-kva.-x",
+            "\u{FF41}bc",
+            "a\u{AD}b",
+            "xn--bcher-kva.a_b",
+            "e\u{301}x--y",
+            "\u{5D0}.0a",
+            "xn--a",
+        ] {
+            assert!(!is_idn_hostname(bad), "{bad:?}");
+        }
+    }
+}
