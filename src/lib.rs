@@ -1,82 +1,271 @@
-//! schemavm: JSON Schema compiled to bytecode, run by a bounded VM.
+//! schemavm: JSON Schema compiled to bytecode and run by a bounded VM.
 //!
-//! SKELETON: the public API surface; bodies land with the core engine.
+//! ```
+//! use serde_json::json;
+//!
+//! let schema = json!({"type": "object", "required": ["query"],
+//!                     "properties": {"query": {"type": "string"}}});
+//! let validator = schemavm::Validator::new(&schema)?;
+//! assert!(validator.is_valid(&json!({"query": "rust"})));
+//! let error = validator.validate(&json!({})).unwrap_err();
+//! assert_eq!(error.to_string(), r#"$: missing required property "query""#);
+//! # Ok::<(), schemavm::CompileError>(())
+//! ```
+//!
+//! Schemas are compiled once ([`Validator::new`], or
+//! [`Validator::options`] for non-default settings) by the
+//! `schemavm-compiler` crate into a [`Program`](schemavm_compiler::Program);
+//! validation runs that program under a [`Budget`] (fuel, optional
+//! deadline, depth), so no schema or instance can make it hang or overflow
+//! the stack. No `$ref` is ever fetched: only documents registered with
+//! [`ValidatorOptions::resource`] (and the embedded meta-schemas) resolve.
 
+pub mod error;
 pub mod format;
+pub mod location;
+mod meta;
+mod vm;
+
+use std::fmt;
+use std::sync::Arc;
 
 use serde_json::Value;
 
-pub use schemavm_compiler::{CompileError, Draft};
+pub use error::{ErrorKind, Exhausted, ValidationError};
+pub use location::{InstanceLocation, PathSegment};
+pub use schemavm_compiler::{CompileError, CompileErrorKind, Draft, Limits};
+pub use vm::Budget;
 
-/// A compiled schema, ready to validate instances. `Send + Sync`, cheap to clone.
-#[derive(Debug, Clone)]
+use schemavm_compiler::{CompileOptions, Program};
+use vm::{Collect, Fast, Vm};
+
+/// A caller-defined format check.
+pub type FormatFn = Arc<dyn Fn(&str) -> bool + Send + Sync>;
+
+/// A compiled schema, ready to validate instances. `Send + Sync`; cloning
+/// shares the compiled program.
+#[derive(Clone)]
 pub struct Validator {
-    _private: (),
+    inner: Arc<Compiled>,
+}
+
+struct Compiled {
+    program: Program,
+    formats: Vec<FormatFn>,
+    budget: Budget,
+    draft: Draft,
+}
+
+impl fmt::Debug for Validator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Validator")
+            .field("draft", &self.inner.draft)
+            .field("nodes", &self.inner.program.node_count())
+            .field("instructions", &self.inner.program.instruction_count())
+            .finish()
+    }
 }
 
 /// Builder for a [`Validator`] with non-default options.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct ValidatorOptions {
-    draft: Option<Draft>,
-    assert_formats: Option<bool>,
-    resources: Vec<(String, Value)>,
+    compile: CompileOptions,
+    formats: Vec<FormatFn>,
+    budget: Budget,
+    skip_meta_validation: bool,
+}
+
+impl fmt::Debug for ValidatorOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ValidatorOptions")
+            .field("compile", &self.compile)
+            .field("custom_formats", &self.compile.custom_formats)
+            .field("budget", &self.budget)
+            .finish()
+    }
 }
 
 impl ValidatorOptions {
-    /// The dialect used when the schema has no `$schema`.
+    /// The dialect used when the schema has no `$schema` (default 2020-12).
     pub fn draft(mut self, draft: Draft) -> Self {
-        self.draft = Some(draft);
+        self.compile.default_draft = draft;
         self
     }
-    /// Whether `format` is asserted (true) or only annotated (false).
+
+    /// Assert `format` (true) or only annotate it (false). By default
+    /// formats are asserted up to draft-07 and annotated from 2019-09
+    /// (unless the format-assertion vocabulary is in force).
     pub fn assert_formats(mut self, yes: bool) -> Self {
-        self.assert_formats = Some(yes);
+        self.compile.assert_formats = Some(yes);
         self
     }
+
+    /// Reject schemas that use a `format` schemavm does not know.
+    pub fn strict_formats(mut self, yes: bool) -> Self {
+        self.compile.strict_formats = yes;
+        self
+    }
+
+    /// Defines (or overrides) the format `name`.
+    pub fn format(mut self, name: impl Into<String>, check: impl Fn(&str) -> bool + Send + Sync + 'static) -> Self {
+        let name = name.into();
+        match self.compile.custom_formats.iter().position(|n| *n == name) {
+            Some(i) => {
+                if let Some(slot) = self.formats.get_mut(i) {
+                    *slot = Arc::new(check);
+                }
+            }
+            None => {
+                self.compile.custom_formats.push(name);
+                self.formats.push(Arc::new(check));
+            }
+        }
+        self
+    }
+
+    /// Assert `contentEncoding`/`contentMediaType`/`contentSchema` (true)
+    /// or only annotate them (false). By default they are asserted in
+    /// draft-07 only.
+    pub fn assert_content(mut self, yes: bool) -> Self {
+        self.compile.assert_content = Some(yes);
+        self
+    }
+
     /// Registers a document under `uri` so `$ref`s can reach it (no I/O).
     pub fn resource(mut self, uri: impl Into<String>, document: Value) -> Self {
-        self.resources.push((uri.into(), document));
+        self.compile.resources.push((uri.into(), document));
         self
     }
+
+    /// Compile-time bounds on the schema.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.compile.limits = limits;
+        self
+    }
+
+    /// The default run-time budget of every validation.
+    pub fn budget(mut self, budget: Budget) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// Skips checking the schema against its meta-schema (for schemas
+    /// already known to be valid). Malformed keywords are still compile
+    /// errors.
+    pub fn skip_meta_validation(mut self, yes: bool) -> Self {
+        self.skip_meta_validation = yes;
+        self
+    }
+
     /// Compiles `schema` with these options.
-    pub fn build(&self, _schema: &Value) -> Result<Validator, CompileError> {
-        Err(CompileError::unimplemented())
+    pub fn build(&self, schema: &Value) -> Result<Validator, CompileError> {
+        if !self.skip_meta_validation {
+            meta::check_schema(schema, self)?;
+        }
+        let program = schemavm_compiler::compile(schema, &self.compile)?;
+        let (draft, _) = schemavm_compiler::root_dialect(schema, &self.compile)?;
+        Ok(Validator {
+            inner: Arc::new(Compiled { program, formats: self.formats.clone(), budget: self.budget, draft }),
+        })
     }
 }
-
-/// One way an instance fails its schema.
-#[derive(Debug, Clone)]
-pub struct ValidationError {
-    message: String,
-}
-
-impl std::fmt::Display for ValidationError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for ValidationError {}
 
 impl Validator {
     /// Compiles `schema` with default options.
     pub fn new(schema: &Value) -> Result<Validator, CompileError> {
         Validator::options().build(schema)
     }
+
     /// Starts a [`ValidatorOptions`] builder.
     pub fn options() -> ValidatorOptions {
         ValidatorOptions::default()
     }
-    /// Whether `instance` is valid.
-    pub fn is_valid(&self, _instance: &Value) -> bool {
-        false
+
+    /// The dialect of the root schema.
+    pub fn draft(&self) -> Draft {
+        self.inner.draft
     }
-    /// The first error, if any.
-    pub fn validate(&self, _instance: &Value) -> Result<(), ValidationError> {
-        Err(ValidationError { message: "not implemented".into() })
+
+    /// The compiled program (for inspection, e.g. `schemavm explain`).
+    pub fn program(&self) -> &Program {
+        &self.inner.program
     }
-    /// Every error.
-    pub fn iter_errors(&self, _instance: &Value) -> std::vec::IntoIter<ValidationError> {
-        Vec::new().into_iter()
+
+    /// Whether `instance` is valid. An exhausted budget counts as invalid
+    /// (fail closed); use [`Validator::validate`] to tell them apart.
+    pub fn is_valid(&self, instance: &Value) -> bool {
+        let c = &*self.inner;
+        let mut vm = Vm::<Fast>::new(&c.program, &c.formats, &c.budget);
+        matches!(vm.run_root(instance), Ok(true))
+    }
+
+    /// `Ok` if `instance` is valid, else the first error (or a
+    /// [`ErrorKind::BudgetExceeded`] error if the budget ran out).
+    pub fn validate(&self, instance: &Value) -> Result<(), ValidationError> {
+        self.validate_with(instance, &self.inner.budget)
+    }
+
+    /// [`Validator::validate`] under a per-call budget.
+    pub fn validate_with(&self, instance: &Value, budget: &Budget) -> Result<(), ValidationError> {
+        let c = &*self.inner;
+        let mut vm = Vm::<Fast>::new(&c.program, &c.formats, budget);
+        match vm.run_root(instance) {
+            Ok(true) => Ok(()),
+            Ok(false) => match self.collect(instance, budget).into_iter().next() {
+                Some(e) => Err(e),
+                None => Err(exhausted_error(Exhausted::Fuel, budget.fuel)),
+            },
+            Err(reason) => Err(exhausted_error(reason, vm.meter.used())),
+        }
+    }
+
+    /// Every error (ending with a [`ErrorKind::BudgetExceeded`] error if
+    /// the budget ran out).
+    pub fn iter_errors(&self, instance: &Value) -> std::vec::IntoIter<ValidationError> {
+        self.collect(instance, &self.inner.budget).into_iter()
+    }
+
+    fn collect(&self, instance: &Value, budget: &Budget) -> Vec<ValidationError> {
+        let c = &*self.inner;
+        let mut vm = Vm::<Collect>::new(&c.program, &c.formats, budget);
+        let result = vm.run_root(instance);
+        let mut errors = std::mem::take(&mut vm.errors);
+        if let Err(reason) = result {
+            errors.push(exhausted_error(reason, vm.meter.used()));
+        }
+        errors
+    }
+}
+
+fn exhausted_error(reason: Exhausted, fuel_used: u64) -> ValidationError {
+    ValidationError {
+        instance_location: InstanceLocation::root(),
+        keyword_location: String::new(),
+        absolute_keyword_location: String::new(),
+        kind: ErrorKind::BudgetExceeded { reason, fuel_used },
+        found: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn validator_is_send_sync() {
+        assert_send_sync::<Validator>();
+    }
+
+    #[test]
+    fn basic_validation() {
+        let v = Validator::new(&json!({"type": "object", "properties": {"a": {"type": "integer", "maximum": 3}}, "required": ["a"]})).unwrap();
+        assert!(v.is_valid(&json!({"a": 1})));
+        assert!(!v.is_valid(&json!({"a": 4})));
+        assert!(!v.is_valid(&json!({})));
+        let errors: Vec<String> = v.iter_errors(&json!({"a": "x"})).map(|e| e.to_string()).collect();
+        assert_eq!(errors, vec!["$.a: must be an integer (got a string)"]);
     }
 }
