@@ -1,1 +1,74 @@
-fn main() {}
+//! The `schemavm` command-line tool.
+//!
+//! ```text
+//! schemavm validate --schema SCHEMA.json INSTANCE.json...
+//! ```
+//!
+//! Exit status: 0 every instance is valid; 1 some instance is invalid;
+//! 2 bad usage, unreadable or malformed input, or a schema that does not
+//! compile; 3 some instance could not be validated within the budget.
+
+mod args;
+mod input;
+mod validate;
+
+use std::process::ExitCode;
+
+/// Why a command failed (exit status 2).
+#[derive(Debug)]
+pub enum CliError {
+    /// The command line is wrong: the usage is shown.
+    Usage(String),
+    /// An input could not be read or used.
+    Failed(String),
+}
+
+impl From<String> for CliError {
+    fn from(message: String) -> Self {
+        CliError::Failed(message)
+    }
+}
+
+const USAGE: &str = "\
+usage: schemavm <command> [options]
+
+commands:
+  validate --schema SCHEMA.json [options] INSTANCE.json...
+      Validates each instance against the schema; prints `valid` or every
+      error (instance path, keyword location, message).
+      --draft 4|6|7|2019-09|2020-12   dialect when the schema has no $schema
+      --assert-formats                 assert `format` (default: draft-07 and
+                                       earlier assert, 2019-09+ annotate)
+      --resource URI=FILE              register a document for $ref (repeatable;
+                                       nothing is ever fetched)
+
+exit status: 0 valid, 1 invalid, 2 usage/input/schema error, 3 budget exceeded
+";
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let result = match argv.first().map(String::as_str) {
+        Some("validate") => validate::run(argv.get(1..).unwrap_or_default()),
+        Some("-h" | "--help" | "help") => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Some("-V" | "--version") => {
+            println!("schemavm {}", env!("CARGO_PKG_VERSION"));
+            return ExitCode::SUCCESS;
+        }
+        Some(other) => Err(CliError::Usage(format!("unknown command {other:?}"))),
+        None => Err(CliError::Usage("no command given".to_string())),
+    };
+    match result {
+        Ok(code) => code,
+        Err(CliError::Usage(message)) => {
+            eprintln!("error: {message}\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+        Err(CliError::Failed(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
