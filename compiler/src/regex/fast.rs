@@ -25,7 +25,7 @@ use regex_syntax::hir::ClassUnicode;
 
 use super::RegexError;
 use super::ast::{Assertion, Ast, Node, NodeKind};
-use super::lower::{class_contains, node_class};
+use super::lower::{class_contains, complement, node_class};
 
 /// A recognized fast path.
 #[derive(Debug)]
@@ -76,9 +76,7 @@ enum Members {
 
 impl Members {
     fn new(class: ClassUnicode) -> Members {
-        let mut everything = ClassUnicode::empty();
-        everything.negate();
-        if class == everything {
+        if complement(&class).ranges().is_empty() {
             return Members::Everything;
         }
         let ascii = (0u8..128)

@@ -66,25 +66,52 @@ pub fn node_class(node: &Node) -> Result<Option<ClassUnicode>, RegexError> {
 
 /// ECMA `.`: everything but the line terminators.
 pub fn dot_class() -> ClassUnicode {
-    let mut class = ClassUnicode::new(
+    complement(&ClassUnicode::new(
         [('\n', '\n'), ('\r', '\r'), ('\u{2028}', '\u{2029}')]
             .map(|(a, b)| ClassUnicodeRange::new(a, b)),
-    );
-    class.negate();
-    class
+    ))
 }
 
-/// The scalar values in `low..=high`, without surrogates.
+/// The scalar values in `low..=high` (surrogates are not scalar values, so
+/// a range that holds only surrogates is empty).
 fn code_points(low: u32, high: u32) -> ClassUnicode {
-    let mut class = ClassUnicode::empty();
-    for (start, end) in [(low, high.min(0xD7FF)), (low.max(0xE000), high)] {
-        if let (Some(start), Some(end)) = (char::from_u32(start), char::from_u32(end)) {
-            if start <= end {
-                class.push(ClassUnicodeRange::new(start, end));
-            }
+    let start = if (0xD800..=0xDFFF).contains(&low) {
+        0xE000
+    } else {
+        low
+    };
+    let end = if (0xD800..=0xDFFF).contains(&high) {
+        0xD7FF
+    } else {
+        high
+    };
+    match (char::from_u32(start), char::from_u32(end)) {
+        (Some(start), Some(end)) if start <= end => {
+            ClassUnicode::new([ClassUnicodeRange::new(start, end)])
         }
+        _ => ClassUnicode::empty(),
     }
-    class
+}
+
+/// The scalar values not in `class`.
+///
+/// `ClassUnicode::negate` is not used: it computes the gaps between ranges
+/// by stepping over the surrogate block, so for a class holding both
+/// U+D7FF and U+E000 in separate ranges (as the Unicode tables can) it
+/// produces the bogus range U+D7FF..=U+E000. Here gaps are computed on code
+/// point numbers, and gaps made only of surrogates vanish.
+pub fn complement(class: &ClassUnicode) -> ClassUnicode {
+    let mut gaps = ClassUnicode::empty();
+    let mut next: u32 = 0;
+    for range in class.ranges() {
+        let (start, end) = (u32::from(range.start()), u32::from(range.end()));
+        if start > next {
+            gaps.union(&code_points(next, start - 1));
+        }
+        next = next.max(end.saturating_add(1));
+    }
+    gaps.union(&code_points(next, 0x10FFFF));
+    gaps
 }
 
 fn class_set(class: &Class, span: Span) -> Result<ClassUnicode, RegexError> {
@@ -96,18 +123,16 @@ fn class_set(class: &Class, span: Span) -> Result<ClassUnicode, RegexError> {
                 set: predefined,
                 negated,
             } => {
-                let mut members = predefined_set(*predefined, span)?;
-                if *negated {
-                    members.negate();
-                }
-                set.union(&members);
+                let members = predefined_set(*predefined, span)?;
+                set.union(&if *negated {
+                    complement(&members)
+                } else {
+                    members
+                });
             }
         }
     }
-    if class.negated {
-        set.negate();
-    }
-    Ok(set)
+    Ok(if class.negated { complement(&set) } else { set })
 }
 
 fn predefined_set(set: ClassSet, span: Span) -> Result<ClassUnicode, RegexError> {
@@ -192,90 +217,190 @@ const NOT_WORD_BOUNDARY: &str =
 /// A class that matches nothing.
 const NEVER: &str = r"[^\x{0}-\x{10FFFF}]";
 
+/// Deepest group nesting fancy-regex's parser accepts in the generated text
+/// (its own limit is 64; the margin covers the groups one node may expand
+/// to, such as the lookarounds of `\b`).
+pub const BACKTRACKING_MAX_DEPTH: usize = 60;
+
 /// Writes fancy-regex syntax for the tree. Fails with
-/// [`RegexErrorKind::ProgramTooBig`] once the text exceeds `max_len` bytes.
+/// [`RegexErrorKind::ProgramTooBig`] once the text exceeds `max_len` bytes,
+/// and with [`RegexErrorKind::NestingTooDeep`] if the generated groups nest
+/// deeper than [`BACKTRACKING_MAX_DEPTH`].
 pub fn to_backtracking_syntax(ast: &Ast, max_len: usize) -> Result<String, RegexError> {
-    let mut out = String::new();
-    write_node(ast, &ast.root, max_len, &mut out)?;
-    Ok(out)
+    let mut writer = Writer {
+        ast,
+        max_len,
+        out: String::new(),
+    };
+    writer.body(&ast.root, 0)?;
+    Ok(writer.out)
 }
 
-fn write_node(ast: &Ast, node: &Node, max_len: usize, out: &mut String) -> Result<(), RegexError> {
-    if let Some(class) = node_class(node)? {
-        write_class(&class, out);
-    } else {
+/// Writes fancy-regex syntax; `depth` is the group nesting of the generated
+/// text at the node, counting a quantifier as one more level (as
+/// fancy-regex's parser does).
+struct Writer<'a> {
+    ast: &'a Ast,
+    max_len: usize,
+    out: String,
+}
+
+impl Writer<'_> {
+    /// Writes `node` where an unparenthesized alternation is fine (a whole
+    /// group body).
+    fn body(&mut self, node: &Node, depth: usize) -> Result<(), RegexError> {
         match &node.kind {
-            NodeKind::Empty => out.push_str("(?:)"),
-            NodeKind::Assertion(assertion) => out.push_str(match assertion {
+            NodeKind::Alternation(nodes) => {
+                for (i, sub) in nodes.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push('|');
+                    }
+                    self.body(sub, depth)?;
+                }
+                self.check(node)
+            }
+            _ => self.term(node, depth),
+        }
+    }
+
+    /// Writes `node` so that it can be concatenated with others.
+    fn term(&mut self, node: &Node, depth: usize) -> Result<(), RegexError> {
+        if let Some(class) = node_class(node)? {
+            write_class(&class, &mut self.out);
+            return self.check(node);
+        }
+        match &node.kind {
+            NodeKind::Empty => {}
+            NodeKind::Assertion(assertion) => self.out.push_str(match assertion {
                 Assertion::Start => r"\A",
                 Assertion::End => r"\z",
                 Assertion::WordBoundary => WORD_BOUNDARY,
                 Assertion::NotWordBoundary => NOT_WORD_BOUNDARY,
             }),
             NodeKind::Group(group) => {
-                out.push_str(if group.capture.is_some() { "(" } else { "(?:" });
-                write_node(ast, &group.sub, max_len, out)?;
-                out.push(')');
+                self.out
+                    .push_str(if group.capture.is_some() { "(" } else { "(?:" });
+                self.body(&group.sub, self.deeper(node, depth)?)?;
+                self.out.push(')');
             }
             NodeKind::LookAround(look) => {
-                out.push_str(match (look.behind, look.negated) {
+                self.out.push_str(match (look.behind, look.negated) {
                     (false, false) => "(?=",
                     (false, true) => "(?!",
                     (true, false) => "(?<=",
                     (true, true) => "(?<!",
                 });
-                write_node(ast, &look.sub, max_len, out)?;
-                out.push(')');
+                self.body(&look.sub, self.deeper(node, depth)?)?;
+                self.out.push(')');
             }
             NodeKind::Backref(group) => {
                 // ECMA: a group that has not participated matches the empty
                 // string, hence the conditional.
-                let index = ast.group_index(group).ok_or_else(|| {
+                let index = self.ast.group_index(group).ok_or_else(|| {
                     RegexError::new(
                         RegexErrorKind::Syntax,
                         node.span.start,
                         "backreference to a missing group".into(),
                     )
                 })?;
-                let _ = write!(out, r"(?({index})\{index})");
+                let _ = write!(self.out, r"(?({index})\{index})");
+            }
+            NodeKind::Repeat(repeat) if is_zero_width(&repeat.sub) => {
+                // fancy-regex cannot repeat an empty or zero-width
+                // expression. ECMA stops iterating once an iteration past the
+                // minimum matches empty, so such a repetition is its atom
+                // once (min >= 1) or nothing (min = 0); the never-taken
+                // branch keeps the atom's capture groups numbered.
+                self.out
+                    .push_str(if repeat.min == 0 { "(?:|" } else { "(?:" });
+                if repeat.min == 0 {
+                    self.out.push_str(NEVER);
+                }
+                self.term(&repeat.sub, self.deeper(node, depth)?)?;
+                self.out.push(')');
             }
             NodeKind::Repeat(repeat) => {
-                out.push_str("(?:");
-                write_node(ast, &repeat.sub, max_len, out)?;
+                let parenthesized =
+                    matches!(repeat.sub.kind, NodeKind::Group(_) | NodeKind::Backref(_))
+                        || node_class(&repeat.sub)?.is_some();
+                let inner = self.deeper(node, depth)?;
+                if parenthesized {
+                    self.term(&repeat.sub, inner)?;
+                } else {
+                    self.out.push_str("(?:");
+                    self.body(&repeat.sub, inner)?;
+                    self.out.push(')');
+                }
                 let _ = match repeat.max {
-                    Some(max) => write!(out, "){{{},{max}}}", repeat.min),
-                    None => write!(out, "){{{},}}", repeat.min),
+                    Some(max) => write!(self.out, "{{{},{max}}}", repeat.min),
+                    None => write!(self.out, "{{{},}}", repeat.min),
                 };
                 if !repeat.greedy {
-                    out.push('?');
+                    self.out.push('?');
                 }
             }
             NodeKind::Concat(nodes) => {
                 for sub in nodes {
-                    write_node(ast, sub, max_len, out)?;
+                    self.term(sub, depth)?;
                 }
             }
-            NodeKind::Alternation(nodes) => {
-                out.push_str("(?:");
-                for (i, sub) in nodes.iter().enumerate() {
-                    if i > 0 {
-                        out.push('|');
-                    }
-                    write_node(ast, sub, max_len, out)?;
-                }
-                out.push(')');
+            NodeKind::Alternation(_) => {
+                self.out.push_str("(?:");
+                self.body(node, self.deeper(node, depth)?)?;
+                self.out.push(')');
             }
-            NodeKind::Literal(_) | NodeKind::Dot | NodeKind::Class(_) => out.push_str(NEVER),
+            NodeKind::Literal(_) | NodeKind::Dot | NodeKind::Class(_) => self.out.push_str(NEVER),
         }
+        self.check(node)
     }
-    if out.len() > max_len {
-        return Err(RegexError::new(
-            RegexErrorKind::ProgramTooBig { limit: max_len },
-            node.span.start,
-            format!("the generated backtracking program exceeds the size limit of {max_len} bytes"),
-        ));
+
+    /// The depth inside `node`, which opens a group or quantifier at `depth`.
+    fn deeper(&self, node: &Node, depth: usize) -> Result<usize, RegexError> {
+        let inner = depth.saturating_add(1);
+        if inner > BACKTRACKING_MAX_DEPTH {
+            return Err(RegexError::new(
+                RegexErrorKind::NestingTooDeep {
+                    limit: BACKTRACKING_MAX_DEPTH,
+                    actual: inner,
+                },
+                node.span.start,
+                format!(
+                    "groups and quantifiers nest {inner} deep for the backtracking engine, over its limit of \
+                     {BACKTRACKING_MAX_DEPTH}"
+                ),
+            ));
+        }
+        Ok(inner)
     }
-    Ok(())
+
+    /// Fails once the generated text is over the size limit.
+    fn check(&self, node: &Node) -> Result<(), RegexError> {
+        if self.out.len() > self.max_len {
+            return Err(RegexError::new(
+                RegexErrorKind::ProgramTooBig {
+                    limit: self.max_len,
+                },
+                node.span.start,
+                format!(
+                    "the generated backtracking program exceeds the size limit of {} bytes",
+                    self.max_len
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `node` can only match the empty string (consumes nothing).
+fn is_zero_width(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Empty | NodeKind::Assertion(_) | NodeKind::LookAround(_) => true,
+        NodeKind::Literal(_) | NodeKind::Dot | NodeKind::Class(_) | NodeKind::Backref(_) => false,
+        NodeKind::Group(_)
+        | NodeKind::Repeat(_)
+        | NodeKind::Concat(_)
+        | NodeKind::Alternation(_) => node.children().iter().all(is_zero_width),
+    }
 }
 
 /// Writes `class` as a bracketed list of escaped ranges.
@@ -334,14 +459,39 @@ mod tests {
     fn generated_syntax_escapes_every_non_alphanumeric() {
         assert_eq!(
             generated(r"a.b\$"),
-            r"a[\x{0}-\x{9}\x{B}\x{C}\x{E}-\x{2027}\x{202A}-\x{10FFFF}]b\x{24}"
+            r"a[\x{0}-\x{9}\x{B}-\x{C}\x{E}-\x{2027}\x{202A}-\x{10FFFF}]b\x{24}"
         );
-        assert_eq!(generated(r"^(?:x|y)$"), r"\A(?:(?:x|y))\z");
+        assert_eq!(generated(r"^(?:x|y)$"), r"\A(?:x|y)\z");
+        assert_eq!(generated(r"x|y(?:z|w)"), r"x|y(?:z|w)");
         assert_eq!(generated(r"(a)\1"), r"(a)(?(1)\1)");
-        assert_eq!(generated(r"a{2,}?b*"), r"(?:a){2,}?(?:b){0,}");
+        assert_eq!(
+            generated(r"a{2,}?b*(?:cd)+\1?(e)"),
+            r"a{2,}?b{0,}(?:cd){1,}(?(1)\1){0,1}(e)"
+        );
+        assert_eq!(
+            generated(r"(?:\b|())*(?:)+(?:(?=a))?"),
+            format!("(?:|{NEVER}(?:{WORD_BOUNDARY}|()))(?:(?:))(?:|{NEVER}(?:(?=a)))")
+        );
         assert_eq!(generated(r"(?<!a)(?=b)"), r"(?<!a)(?=b)");
         assert_eq!(generated(r"\uD800"), NEVER);
         assert_eq!(generated(r"[^\s\S]"), NEVER);
+    }
+
+    #[test]
+    fn generated_syntax_respects_fancy_regex_nesting() {
+        let nested = |depth: usize| format!("{}a{}", "(?=".repeat(depth), ")".repeat(depth));
+        assert!(to_backtracking_syntax(&ast(&nested(BACKTRACKING_MAX_DEPTH)), usize::MAX).is_ok());
+        let err = to_backtracking_syntax(&ast(&nested(BACKTRACKING_MAX_DEPTH + 1)), usize::MAX)
+            .map(|_| ())
+            .unwrap_err();
+        assert_eq!(
+            err.kind(),
+            &RegexErrorKind::NestingTooDeep {
+                limit: BACKTRACKING_MAX_DEPTH,
+                actual: 61
+            }
+        );
+        assert_eq!(err.offset(), 180);
     }
 
     #[test]
@@ -358,18 +508,42 @@ mod tests {
             node_class(&ast(p).root)
                 .ok()
                 .flatten()
-                .map(|c| c.ranges().to_vec())
+                .unwrap_or_else(ClassUnicode::empty)
         };
-        let r = |a: char, b: char| ClassUnicodeRange::new(a, b);
-        assert_eq!(class(r"[\uD800-\uDFFF]"), Some(vec![]));
-        assert_eq!(
-            class(r"[\u0000-\uFFFF]"),
-            Some(vec![r('\0', '\u{D7FF}'), r('\u{E000}', '\u{FFFF}')])
-        );
-        assert_eq!(
-            class(r"[^\uD800]"),
-            Some(vec![r('\0', '\u{D7FF}'), r('\u{E000}', '\u{10FFFF}')])
-        );
+        let is_everything = |p: &str| complement(&class(p)).ranges().is_empty();
+        assert!(is_everything(r"[^]"));
+        assert!(class(r"[\uD800-\uDFFF]").ranges().is_empty());
+        assert!(class_contains(&class(r"[\u0000-\uFFFF]"), '\u{FFFF}'));
+        assert!(!class_contains(&class(r"[\u0000-\uFFFF]"), '\u{10000}'));
+        assert!(is_everything(r"[^\uD800]"));
+        assert!(is_everything(r"[\u0000-\u{10FFFF}]"));
+        assert!(!is_everything(r"[^a]"));
+    }
+
+    #[test]
+    fn complement_handles_ranges_split_at_the_surrogates() {
+        let split = ClassUnicode::new([
+            ClassUnicodeRange::new('\0', '\u{D7FF}'),
+            ClassUnicodeRange::new('\u{E000}', '\u{10FFFF}'),
+        ]);
+        assert!(complement(&split).ranges().is_empty());
+        let around = ClassUnicode::new([
+            ClassUnicodeRange::new('a', '\u{D7FF}'),
+            ClassUnicodeRange::new('\u{E000}', '\u{10FFFF}'),
+        ]);
+        assert_eq!(complement(&around), code_points(0, 0x60));
+        assert_eq!(complement(&ClassUnicode::empty()), code_points(0, 0x10FFFF));
+        assert_eq!(complement(&code_points(0, 0x10FFFF)), ClassUnicode::empty());
+        assert!(!class_contains(&ast_class(r"[^\u0000-\uFFFF]"), '\u{D7FF}'));
+        assert!(!class_contains(&ast_class(r"[^\u0000-\uFFFF]"), '\u{E000}'));
+        assert!(class_contains(&ast_class(r"[^\u0000-\uFFFF]"), '\u{10000}'));
+    }
+
+    fn ast_class(pattern: &str) -> ClassUnicode {
+        node_class(&ast(pattern).root)
+            .ok()
+            .flatten()
+            .unwrap_or_else(ClassUnicode::empty)
     }
 
     #[test]

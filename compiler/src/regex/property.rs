@@ -13,7 +13,9 @@
 //! [`super::check_syntax`] but fails to compile with
 //! [`super::RegexErrorKind::Unsupported`].
 
-use regex_syntax::hir::{Class, ClassUnicode, HirKind};
+use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, HirKind, Literal};
+
+use super::lower::complement;
 
 /// A validated Unicode property, holding its canonical name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,10 +51,28 @@ impl Property {
         }
     }
 
-    /// The code points with this property, from `regex-syntax`'s tables;
-    /// `None` if `regex-syntax` does not know the property.
+    /// The code points with this property that UTF-8 text can hold, from
+    /// `regex-syntax`'s tables; `None` if `regex-syntax` does not know the
+    /// property.
     pub fn class(self) -> Option<ClassUnicode> {
         let query = match self {
+            // Only surrogates, or no code point at all: nothing in UTF-8 text.
+            Property::GeneralCategory("Surrogate")
+            | Property::Script("Katakana_Or_Hiragana")
+            | Property::ScriptExtensions("Katakana_Or_Hiragana") => {
+                return Some(ClassUnicode::empty());
+            }
+            // The code points no script claims (`Script_Extensions` defaults
+            // to `Script`, so both are the same set).
+            Property::Script("Unknown") | Property::ScriptExtensions("Unknown") => {
+                let mut claimed = ClassUnicode::empty();
+                for &(script, _) in SCRIPTS {
+                    if !matches!(script, "Unknown" | "Katakana_Or_Hiragana") {
+                        claimed.union(&Property::Script(script).class()?);
+                    }
+                }
+                return Some(complement(&claimed));
+            }
             Property::GeneralCategory(value) => format!(r"\p{{gc={value}}}"),
             Property::Script(value) => format!(r"\p{{sc={value}}}"),
             Property::ScriptExtensions(value) => format!(r"\p{{scx={value}}}"),
@@ -61,6 +81,11 @@ impl Property {
         let hir = regex_syntax::Parser::new().parse(&query).ok()?;
         match hir.into_kind() {
             HirKind::Class(Class::Unicode(class)) => Some(class),
+            // A one-character set comes back as a literal.
+            HirKind::Literal(Literal(bytes)) => {
+                let c = std::str::from_utf8(&bytes).ok()?.chars().next()?;
+                Some(ClassUnicode::new([ClassUnicodeRange::new(c, c)]))
+            }
             _ => None,
         }
     }
@@ -452,5 +477,24 @@ mod tests {
         assert!(contains(Property::Binary("Any"), '\u{10FFFF}'));
         assert!(contains(Property::Binary("ASCII"), '\u{7F}'));
         assert!(!contains(Property::Binary("ASCII"), '\u{80}'));
+        assert!(contains(
+            Property::GeneralCategory("Line_Separator"),
+            '\u{2028}'
+        ));
+        assert!(!contains(
+            Property::GeneralCategory("Line_Separator"),
+            '\u{2029}'
+        ));
+        assert!(contains(Property::Script("Unknown"), '\u{378}'));
+        assert!(contains(Property::ScriptExtensions("Unknown"), '\u{E000}'));
+        assert!(!contains(Property::Script("Unknown"), 'a'));
+        assert!(
+            !contains(Property::Script("Unknown"), '\u{300}'),
+            "Inherited"
+        );
+        assert_eq!(
+            Property::GeneralCategory("Surrogate").class(),
+            Some(ClassUnicode::empty())
+        );
     }
 }
