@@ -91,6 +91,9 @@ impl Property {
     }
 }
 
+/// A list of canonical names, each with its aliases.
+type NameTable = &'static [(&'static str, &'static [&'static str])];
+
 /// The canonical (first) name of the table entry that lists `name`.
 fn canonical(
     table: &'static [(&'static str, &'static [&'static str])],
@@ -103,7 +106,7 @@ fn canonical(
 }
 
 /// `General_Category` values with their aliases.
-const GENERAL_CATEGORIES: &[(&str, &[&str])] = &[
+const GENERAL_CATEGORIES: NameTable = &[
     ("Cased_Letter", &["LC"]),
     ("Close_Punctuation", &["Pe"]),
     ("Connector_Punctuation", &["Pc"]),
@@ -145,7 +148,7 @@ const GENERAL_CATEGORIES: &[(&str, &[&str])] = &[
 ];
 
 /// Binary properties with their aliases.
-const BINARY_PROPERTIES: &[(&str, &[&str])] = &[
+const BINARY_PROPERTIES: NameTable = &[
     ("ASCII", &[]),
     ("ASCII_Hex_Digit", &["AHex"]),
     ("Alphabetic", &["Alpha"]),
@@ -204,7 +207,7 @@ const BINARY_PROPERTIES: &[(&str, &[&str])] = &[
 /// Script values (`Script=`, `sc=`, `Script_Extensions=`, `scx=`): each
 /// long name with its ISO 15924 short aliases, as in Unicode's
 /// PropertyValueAliases.txt.
-const SCRIPTS: &[(&str, &[&str])] = &[
+const SCRIPTS: NameTable = &[
     ("Adlam", &["Adlm"]),
     ("Ahom", &[]),
     ("Anatolian_Hieroglyphs", &["Hluw"]),
@@ -445,7 +448,8 @@ mod tests {
     #[test]
     fn every_listed_name_resolves_except_the_documented_gap() {
         let mut missing = Vec::new();
-        let tables: [(&[(&str, &[&str])], fn(&'static str) -> Property); 4] = [
+        type Make = fn(&'static str) -> Property;
+        let tables: [(NameTable, Make); 4] = [
             (GENERAL_CATEGORIES, Property::GeneralCategory),
             (SCRIPTS, Property::Script),
             (SCRIPTS, Property::ScriptExtensions),
