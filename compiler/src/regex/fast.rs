@@ -21,6 +21,8 @@
 //! Every fast path gives the general engine's answer; the property tests
 //! below check that on random patterns and haystacks.
 
+use regex_automata::util::prefilter::Prefilter;
+use regex_automata::{MatchKind, Span};
 use regex_syntax::hir::ClassUnicode;
 
 use super::RegexError;
@@ -32,7 +34,9 @@ use super::lower::{class_contains, complement, node_class};
 pub enum FastPath {
     /// Every haystack matches.
     Always,
-    /// A literal string, anchored as given.
+    /// A literal string anywhere, found with `memchr`'s substring search.
+    Substring(Box<Substring>),
+    /// A literal string, anchored as given (never [`Anchoring::Anywhere`]).
     Literal {
         /// The string.
         text: Box<str>,
@@ -41,6 +45,13 @@ pub enum FastPath {
     },
     /// `C{min,max}` for one character set `C`, anchored as given.
     Run(Run),
+}
+
+/// A literal searched anywhere in the haystack.
+#[derive(Debug)]
+pub struct Substring {
+    text: Box<str>,
+    finder: Prefilter,
 }
 
 /// Where the matched text must sit in the haystack.
@@ -143,6 +154,15 @@ impl FastPath {
             })
             .collect();
         if let Some(text) = literal {
+            if anchoring == Anchoring::Anywhere {
+                if let Some(finder) = Prefilter::new(MatchKind::LeftmostFirst, &[&text]) {
+                    let substring = Substring {
+                        text: text.into(),
+                        finder,
+                    };
+                    return Ok(Some(FastPath::Substring(Box::new(substring))));
+                }
+            }
             return Ok(Some(FastPath::Literal {
                 text: text.into(),
                 anchoring,
@@ -173,6 +193,10 @@ impl FastPath {
     pub fn is_match(&self, haystack: &str) -> bool {
         match self {
             FastPath::Always => true,
+            FastPath::Substring(substring) => substring
+                .finder
+                .find(haystack.as_bytes(), Span::from(0..haystack.len()))
+                .is_some(),
             FastPath::Literal { text, anchoring } => match anchoring {
                 Anchoring::Whole => haystack == &**text,
                 Anchoring::Start => haystack.starts_with(&**text),
@@ -187,6 +211,11 @@ impl FastPath {
     pub fn memory_usage(&self) -> usize {
         match self {
             FastPath::Always => 0,
+            FastPath::Substring(substring) => {
+                std::mem::size_of::<Substring>()
+                    + substring.text.len()
+                    + substring.finder.memory_usage()
+            }
             FastPath::Literal { text, .. } => text.len(),
             FastPath::Run(Run {
                 members: Members::Everything,
@@ -298,6 +327,7 @@ mod tests {
     fn literal(pattern: &str) -> Option<(String, Anchoring)> {
         match detect(pattern)? {
             FastPath::Literal { text, anchoring } => Some((text.into(), anchoring)),
+            FastPath::Substring(substring) => Some((substring.text.into(), Anchoring::Anywhere)),
             _ => None,
         }
     }
