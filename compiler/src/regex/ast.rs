@@ -21,6 +21,8 @@
 //!   [`super::check_syntax`], which parses without a nesting limit, cannot
 //!   overflow the stack.
 
+use std::collections::HashMap;
+
 /// A half-open byte range `start..end` of the pattern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Span {
@@ -37,8 +39,8 @@ pub struct Ast {
     pub root: Node,
     /// Number of capturing groups (named or not).
     pub capture_count: u32,
-    /// Capture group names with their 1-based group index, in pattern order.
-    pub group_names: Vec<(String, u32)>,
+    /// Capture group names with their 1-based group index.
+    pub group_names: HashMap<String, u32>,
 }
 
 impl Ast {
@@ -46,11 +48,7 @@ impl Ast {
     pub fn group_index(&self, group: &GroupRef) -> Option<u32> {
         match group {
             GroupRef::Number(n) => (*n >= 1 && *n <= self.capture_count).then_some(*n),
-            GroupRef::Name(name) => self
-                .group_names
-                .iter()
-                .find(|(candidate, _)| candidate == name)
-                .map(|&(_, index)| index),
+            GroupRef::Name(name) => self.group_names.get(name).copied(),
         }
     }
 }
@@ -290,7 +288,7 @@ mod tests {
         let ast = Ast {
             root: Node::leaf(NodeKind::Empty, span()),
             capture_count: 2,
-            group_names: vec![("year".into(), 2)],
+            group_names: HashMap::from([("year".to_string(), 2)]),
         };
         assert_eq!(ast.group_index(&GroupRef::Number(1)), Some(1));
         assert_eq!(ast.group_index(&GroupRef::Number(3)), None);

@@ -17,6 +17,7 @@
 //! different alternatives (both ES2025) are rejected.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use regex_syntax::hir::ClassUnicode;
@@ -53,7 +54,7 @@ pub fn parse(pattern: &str, limits: ParseLimits) -> Result<Ast, RegexError> {
         pos: 0,
         limits,
         capture_count: 0,
-        group_names: Vec::new(),
+        group_names: HashMap::new(),
         backrefs: Vec::new(),
     }
     .parse()
@@ -70,7 +71,7 @@ struct Parser<'p> {
     pos: usize,
     limits: ParseLimits,
     capture_count: u32,
-    group_names: Vec<(String, u32)>,
+    group_names: HashMap<String, u32>,
     /// Every backreference, checked once all groups are known.
     backrefs: Vec<(GroupRef, Span)>,
 }
@@ -318,18 +319,14 @@ impl<'p> Parser<'p> {
             }),
             Some('<') => {
                 let name = self.parse_group_name()?;
-                if self
-                    .group_names
-                    .iter()
-                    .any(|(existing, _)| *existing == name)
-                {
+                if self.group_names.contains_key(&name) {
                     return Err(syntax_error(
                         start,
                         format!("duplicate group name `{name}`"),
                     ));
                 }
                 let index = self.new_capture();
-                self.group_names.push((name, index));
+                self.group_names.insert(name, index);
                 Ok(Opener::Group(Some(index)))
             }
             _ => Err(syntax_error(
@@ -901,7 +898,21 @@ mod tests {
     fn backreferences_may_point_forward_and_by_name() {
         let ast = parse_ok(r"\1(a)\k<x>(?<x>b)");
         assert_eq!(ast.capture_count, 2);
-        assert_eq!(ast.group_names, [("x".to_string(), 2)]);
+        assert_eq!(ast.group_names.get("x"), Some(&2));
+    }
+
+    #[test]
+    fn many_named_groups_and_backreferences_parse_in_linear_time() {
+        let pattern: String = (0..50_000)
+            .map(|i| format!("(?<g{i}>a)\\k<g{i}>"))
+            .collect();
+        let started = std::time::Instant::now();
+        assert_eq!(parse_ok(&pattern).capture_count, 50_000);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
     }
 
     #[test]
