@@ -915,7 +915,8 @@ fn fast_shaped_pattern_strategy() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    // Failures are not persisted: regression files would land outside this module.
+    #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(400) })]
 
     #[test]
     fn linear_and_backtracking_translations_agree(
