@@ -1,35 +1,114 @@
 //! ECMA-262 regular expressions for `pattern`, `patternProperties` and
 //! `format: "regex"`.
 //!
-//! PLACEHOLDER: this interim version hands the pattern text to
-//! `regex-automata` unchanged. It is replaced by the ECMA-262 parser and
-//! lowering described in the module plan (issue 3) before release.
+//! JSON Schema patterns are ECMA-262 regular expressions in unicode mode
+//! (the `u` flag), not Rust regex syntax. This module parses them itself and
+//! runs them on one of three engines, chosen per pattern:
+//!
+//! 1. [`fast`]: patterns whose answer needs no automaton (a literal with
+//!    anchors, one run of a character set, or a pattern that always
+//!    matches).
+//! 2. The linear engine, `regex-automata`'s meta regex, built from a `Hir`
+//!    that [`lower`] constructs with ECMA semantics. It runs every pattern
+//!    without lookaround or backreferences in time linear in the haystack.
+//! 3. The backtracking engine, `fancy-regex`, only for patterns that keep
+//!    lookaround or backreferences. It is fed syntax generated from the tree
+//!    and runs under a step budget: when the budget runs out, [`Regex::is_match`]
+//!    returns [`MatchLimitExceeded`] and the answer is unknown.
+//!
+//! Layers: [`parse`] (text to [`ast`], iterative), [`property`] (the ECMA
+//! list of Unicode property names), [`lower`] (tree to `Hir` or fancy-regex
+//! syntax), [`fast`] (fast paths), and this module tying them together.
+//!
+//! # Limits
+//!
+//! Every pattern comes from an untrusted schema, so compilation is bounded
+//! by [`RegexLimits`]: the pattern length, the group nesting depth (which
+//! also bounds the recursion depth of lowering and of the engines'
+//! compilers), the product of nested counted repetitions (`(a{0,50}){0,50}`
+//! counts 2,500; this bounds how far counted repetitions expand), and the
+//! size of the compiled programs. Matching is bounded by construction on the
+//! fast and linear engines and by the step budget on the backtracking one.
+//!
+//! # Cost and memory model
+//!
+//! [`Regex::cost`] is the fuel the VM charges before a match. The unit is
+//! one "position step": examining one haystack position with one element of
+//! the program. The program size `m` is the number of tree nodes after
+//! expanding counted repetitions (`a{3}` counts 4: three copies and the
+//! repetition), capped by the repetition-product limit, and is proportional
+//! to the NFA the linear engine builds.
+//! * fast paths: `n + 1` for a haystack of `n` bytes (one scan);
+//! * linear engine: `(n + 1) * m`, the worst case of the PikeVM the meta
+//!   regex falls back to when its lazy DFA cache thrashes (the lazy DFA
+//!   itself usually needs about `n` steps);
+//! * backtracking engine: `(n + 1) * m + backtrack_limit`, the scans of its
+//!   delegated linear sub-programs plus the backtracking step budget.
+//!
+//! [`Regex::memory_usage`] is the heap the compiled pattern holds at rest:
+//! the pattern text, the fast path's tables or the linear engine's programs
+//! plus one freshly created match cache (each thread that matches holds one
+//! such cache, whose lazy DFA part can grow up to
+//! [`RegexLimits::cache_capacity`]). `fancy-regex` does not report its
+//! memory, so for the backtracking engine it is an upper-bound estimate from
+//! the generated syntax length and the program size, calibrated once with a
+//! counting allocator on sample patterns (the estimate was 1 to 16 times the
+//! measured heap).
+
+mod ast;
+mod fast;
+mod lower;
+mod parse;
+mod property;
+#[cfg(test)]
+mod suite_tests;
+#[cfg(test)]
+mod tests;
 
 use std::fmt;
 
+use regex_automata::meta;
+use regex_automata::nfa::thompson::WhichCaptures;
+
+use self::ast::Node;
+use self::fast::FastPath;
+use self::parse::ParseLimits;
+
 /// Limits applied while compiling and running one regular expression.
+///
+/// The defaults accept every real-world pattern we know of while keeping
+/// the compile time of the largest accepted pattern in the low milliseconds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RegexLimits {
     /// Longest accepted pattern, in bytes.
     pub max_pattern_len: usize,
-    /// Deepest accepted group/alternation nesting.
+    /// Deepest accepted group nesting (`((a))` is 2). Values above
+    /// [`MAX_NESTING_CEILING`] are treated as that ceiling, because the
+    /// nesting depth bounds the recursion depth of compilation.
     pub max_nesting: usize,
-    /// Largest accepted product of nested counted repetitions.
+    /// Largest accepted product of nested counted repetitions along one
+    /// path of the pattern (`(a{0,50}){0,50}` is 2,500; `*`, `+` and `?`
+    /// count 1, `{n,}` counts `n`).
     pub max_repetition_product: u64,
     /// Size limit of the linear engine's compiled NFA, in bytes.
     pub nfa_size_limit: usize,
-    /// Capacity of the linear engine's lazy DFA cache, in bytes.
+    /// Capacity of the lazy DFA cache of each linear program (also of each
+    /// sub-program the backtracking engine delegates), in bytes.
     pub cache_capacity: usize,
     /// Backtracking steps allowed per match in the backtracking engine.
     pub backtrack_limit: usize,
-    /// Size limit of the backtracking engine's program, in bytes.
+    /// Size limit of the backtracking engine's program, in bytes: bounds the
+    /// generated syntax, the VM program and each delegated sub-program.
     pub backtrack_size_limit: usize,
 }
+
+/// The largest nesting depth [`RegexLimits::max_nesting`] can allow.
+pub const MAX_NESTING_CEILING: usize = 256;
 
 impl Default for RegexLimits {
     fn default() -> Self {
         RegexLimits {
-            max_pattern_len: 8 * 1024,
+            max_pattern_len: 16 * 1024,
             max_nesting: 64,
             max_repetition_product: 10_000,
             nfa_size_limit: 1 << 20,
@@ -42,11 +121,44 @@ impl Default for RegexLimits {
 
 /// What went wrong compiling a pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RegexErrorKind {
-    /// The pattern is not valid ECMA-262 syntax.
+    /// The pattern is not valid ECMA-262 unicode-mode syntax.
     Syntax,
-    /// The pattern exceeds one of the [`RegexLimits`].
-    Limit,
+    /// The pattern is longer than [`RegexLimits::max_pattern_len`].
+    PatternTooLong {
+        /// The limit, in bytes.
+        limit: usize,
+        /// The pattern's length, in bytes.
+        actual: usize,
+    },
+    /// Groups nest deeper than [`RegexLimits::max_nesting`].
+    NestingTooDeep {
+        /// The limit.
+        limit: usize,
+        /// The depth reached where the error is reported.
+        actual: usize,
+    },
+    /// Nested counted repetitions multiply past
+    /// [`RegexLimits::max_repetition_product`].
+    RepetitionProductTooLarge {
+        /// The limit.
+        limit: u64,
+        /// The product reached where the error is reported (saturating).
+        actual: u64,
+    },
+    /// A compiled program exceeds its size limit
+    /// ([`RegexLimits::nfa_size_limit`] or
+    /// [`RegexLimits::backtrack_size_limit`]).
+    ProgramTooBig {
+        /// The limit that was exceeded, in bytes.
+        limit: usize,
+    },
+    /// The pattern is valid ECMA-262 but this implementation cannot run it
+    /// (a Unicode property missing from the tables, a construct the
+    /// backtracking engine rejects, or an engine forced with
+    /// [`Regex::with_engine`] that cannot run the pattern).
+    Unsupported,
 }
 
 /// A pattern that could not be compiled.
@@ -58,10 +170,19 @@ pub struct RegexError {
 }
 
 impl RegexError {
+    fn new(kind: RegexErrorKind, offset: usize, message: String) -> RegexError {
+        RegexError {
+            kind,
+            offset,
+            message,
+        }
+    }
+
     /// The class of the failure.
     pub fn kind(&self) -> &RegexErrorKind {
         &self.kind
     }
+
     /// Byte offset in the pattern where the problem was found.
     pub fn offset(&self) -> usize {
         self.offset
@@ -70,7 +191,12 @@ impl RegexError {
 
 impl fmt::Display for RegexError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (at byte {})", self.message, self.offset)
+        let what = match self.kind {
+            RegexErrorKind::Syntax => "invalid regular expression",
+            RegexErrorKind::Unsupported => "unsupported regular expression",
+            _ => "regular expression exceeds a limit",
+        };
+        write!(f, "{what}: {} (at byte {})", self.message, self.offset)
     }
 }
 
@@ -80,53 +206,284 @@ impl std::error::Error for RegexError {}
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MatchLimitExceeded;
 
+impl fmt::Display for MatchLimitExceeded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("regular expression match exceeded its backtracking budget")
+    }
+}
+
+impl std::error::Error for MatchLimitExceeded {}
+
+/// The engine a [`Regex`] runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// A fast path that needs no automaton.
+    Fast,
+    /// The linear-time engine (`regex-automata`).
+    Linear,
+    /// The budgeted backtracking engine (`fancy-regex`).
+    Backtracking,
+}
+
 /// A compiled ECMA-262 regular expression (unanchored search).
 #[derive(Debug)]
 pub struct Regex {
     pattern: Box<str>,
-    inner: regex_automata::meta::Regex,
+    matcher: Matcher,
+    /// Program size `m` of the cost model.
+    program_size: u64,
+    /// Fixed part of the cost (the backtracking budget, or 0).
+    fixed_cost: u64,
+    /// Heap bytes held, computed once.
+    memory_usage: usize,
 }
 
+#[derive(Debug)]
+enum Matcher {
+    Fast(FastPath),
+    Linear(meta::Regex),
+    Backtracking(fancy_regex::Regex),
+}
+
+/// Estimated heap bytes `fancy-regex` holds per byte of generated syntax
+/// (see [`Regex::memory_usage`]).
+const BACKTRACK_BYTES_PER_SYNTAX_BYTE: usize = 800;
+
+/// Estimated heap bytes `fancy-regex` holds per unit of program size (its
+/// delegated sub-programs expand counted repetitions).
+const BACKTRACK_BYTES_PER_PROGRAM_UNIT: usize = 100;
+
+/// Estimated bytes of one `fancy-regex` VM instruction, to turn
+/// [`RegexLimits::backtrack_size_limit`] into an instruction count.
+const BACKTRACK_INSTRUCTION_BYTES: usize = 32;
+
 impl Regex {
-    /// Compiles `pattern` under `limits`.
+    /// Compiles `pattern` under `limits`, choosing the engine.
     pub fn new(pattern: &str, limits: &RegexLimits) -> Result<Regex, RegexError> {
+        Regex::build(pattern, limits, None)
+    }
+
+    /// Compiles `pattern` for a given engine, failing with
+    /// [`RegexErrorKind::Unsupported`] if that engine cannot run it. Used to
+    /// compare engines against each other.
+    pub fn with_engine(
+        pattern: &str,
+        limits: &RegexLimits,
+        engine: Engine,
+    ) -> Result<Regex, RegexError> {
+        Regex::build(pattern, limits, Some(engine))
+    }
+
+    fn build(
+        pattern: &str,
+        limits: &RegexLimits,
+        engine: Option<Engine>,
+    ) -> Result<Regex, RegexError> {
         if pattern.len() > limits.max_pattern_len {
-            return Err(RegexError {
-                kind: RegexErrorKind::Limit,
-                offset: limits.max_pattern_len,
-                message: "pattern too long".into(),
-            });
+            return Err(RegexError::new(
+                RegexErrorKind::PatternTooLong {
+                    limit: limits.max_pattern_len,
+                    actual: pattern.len(),
+                },
+                limits.max_pattern_len,
+                format!(
+                    "the pattern is {} bytes long, over the limit of {}",
+                    pattern.len(),
+                    limits.max_pattern_len
+                ),
+            ));
         }
-        let inner = regex_automata::meta::Regex::new(pattern).map_err(|e| RegexError {
-            kind: RegexErrorKind::Syntax,
-            offset: 0,
-            message: e.to_string(),
-        })?;
-        Ok(Regex { pattern: pattern.into(), inner })
+        let parse_limits = ParseLimits {
+            max_nesting: limits.max_nesting.min(MAX_NESTING_CEILING),
+            max_repetition_product: limits.max_repetition_product,
+        };
+        let ast = parse::parse(pattern, parse_limits)?;
+        let unsupported = |why: &str| RegexError::new(RegexErrorKind::Unsupported, 0, why.into());
+        let needs_backtracking = ast.root.needs_backtracking();
+        let engine = match engine {
+            Some(engine) => engine,
+            None if needs_backtracking => Engine::Backtracking,
+            None => match FastPath::detect(&ast)? {
+                Some(fast) => {
+                    return Ok(Regex::assemble(pattern, &ast, Matcher::Fast(fast), limits));
+                }
+                None => Engine::Linear,
+            },
+        };
+        let matcher = match engine {
+            Engine::Fast => Matcher::Fast(
+                FastPath::detect(&ast)?
+                    .ok_or_else(|| unsupported("no fast path applies to this pattern"))?,
+            ),
+            Engine::Linear if needs_backtracking => {
+                return Err(unsupported(
+                    "lookaround and backreferences need the backtracking engine",
+                ));
+            }
+            Engine::Linear => Matcher::Linear(build_linear(&ast, limits)?),
+            Engine::Backtracking => Matcher::Backtracking(build_backtracking(&ast, limits)?),
+        };
+        Ok(Regex::assemble(pattern, &ast, matcher, limits))
     }
 
-    /// Whether the pattern matches anywhere in `haystack`.
+    fn assemble(pattern: &str, ast: &ast::Ast, matcher: Matcher, limits: &RegexLimits) -> Regex {
+        let (program_size, fixed_cost, matcher_memory) = match &matcher {
+            Matcher::Fast(fast) => (1, 0, fast.memory_usage()),
+            Matcher::Linear(re) => (
+                program_size(&ast.root),
+                0,
+                re.memory_usage()
+                    .saturating_add(re.create_cache().memory_usage()),
+            ),
+            Matcher::Backtracking(re) => (
+                program_size(&ast.root),
+                u64::try_from(limits.backtrack_limit).unwrap_or(u64::MAX),
+                backtracking_memory_estimate(re.as_str().len(), program_size(&ast.root)),
+            ),
+        };
+        Regex {
+            pattern: pattern.into(),
+            matcher,
+            program_size,
+            fixed_cost,
+            memory_usage: matcher_memory.saturating_add(pattern.len()),
+        }
+    }
+
+    /// Whether the pattern matches anywhere in `haystack` (ECMA semantics).
+    ///
+    /// Fails only on the backtracking engine, when the match exceeds
+    /// [`RegexLimits::backtrack_limit`]: then the answer is unknown.
     pub fn is_match(&self, haystack: &str) -> Result<bool, MatchLimitExceeded> {
-        Ok(self.inner.is_match(haystack))
+        match &self.matcher {
+            Matcher::Fast(fast) => Ok(fast.is_match(haystack)),
+            Matcher::Linear(re) => Ok(re.is_match(haystack)),
+            Matcher::Backtracking(re) => re.is_match(haystack).map_err(|_| MatchLimitExceeded),
+        }
     }
 
-    /// Fuel to charge before matching a haystack of `haystack_len` bytes.
+    /// Fuel to charge before matching a haystack of `haystack_len` bytes
+    /// (see the module docs for the model).
     pub fn cost(&self, haystack_len: usize) -> u64 {
-        haystack_len as u64 + 1
+        let positions = u64::try_from(haystack_len)
+            .unwrap_or(u64::MAX)
+            .saturating_add(1);
+        positions
+            .saturating_mul(self.program_size)
+            .saturating_add(self.fixed_cost)
     }
 
-    /// Approximate heap memory held by the compiled pattern, in bytes.
+    /// Heap bytes held by the compiled pattern (see the module docs).
     pub fn memory_usage(&self) -> usize {
-        self.inner.memory_usage()
+        self.memory_usage
     }
 
     /// The source pattern.
     pub fn pattern(&self) -> &str {
         &self.pattern
     }
+
+    /// The engine this pattern runs on.
+    pub fn engine(&self) -> Engine {
+        match self.matcher {
+            Matcher::Fast(_) => Engine::Fast,
+            Matcher::Linear(_) => Engine::Linear,
+            Matcher::Backtracking(_) => Engine::Backtracking,
+        }
+    }
 }
 
-/// Checks that `pattern` is valid ECMA-262 syntax (for `format: "regex"`).
+/// Checks that `pattern` is valid ECMA-262 unicode-mode syntax (for
+/// `format: "regex"`). No limits apply: parsing is iterative and linear in
+/// the pattern length.
 pub fn check_syntax(pattern: &str) -> Result<(), RegexError> {
-    Regex::new(pattern, &RegexLimits::default()).map(|_| ())
+    parse::parse(pattern, ParseLimits::NONE).map(|_| ())
+}
+
+/// Heap bytes a `fancy-regex` program is estimated to hold. Calibrated with
+/// a counting allocator on sample patterns, whose real use (2.4 KB to
+/// 0.8 MB) this estimate exceeds by a factor of 1 to 16.
+fn backtracking_memory_estimate(syntax_len: usize, program_size: u64) -> usize {
+    let by_program = usize::try_from(program_size).unwrap_or(usize::MAX);
+    syntax_len
+        .saturating_mul(BACKTRACK_BYTES_PER_SYNTAX_BYTE)
+        .max(by_program.saturating_mul(BACKTRACK_BYTES_PER_PROGRAM_UNIT))
+}
+
+/// The program size `m` of the cost model: tree nodes with counted
+/// repetitions expanded, saturating.
+fn program_size(node: &Node) -> u64 {
+    let children: u64 = node
+        .children()
+        .iter()
+        .map(program_size)
+        .fold(0, u64::saturating_add);
+    let copies = match &node.kind {
+        ast::NodeKind::Repeat(repeat) => u64::from(repeat.max.unwrap_or(repeat.min).max(1)),
+        _ => 1,
+    };
+    children.saturating_mul(copies).saturating_add(1)
+}
+
+fn build_linear(ast: &ast::Ast, limits: &RegexLimits) -> Result<meta::Regex, RegexError> {
+    let hir = lower::to_hir(ast)?;
+    let config = meta::Config::new()
+        .which_captures(WhichCaptures::Implicit)
+        .nfa_size_limit(Some(limits.nfa_size_limit))
+        .onepass_size_limit(Some(limits.nfa_size_limit))
+        .hybrid_cache_capacity(limits.cache_capacity);
+    meta::Builder::new()
+        .configure(config)
+        .build_from_hir(&hir)
+        .map_err(|e| match e.size_limit() {
+            Some(limit) => program_too_big(limit),
+            None => RegexError::new(
+                RegexErrorKind::Unsupported,
+                0,
+                format!("the linear engine rejected the pattern: {e}"),
+            ),
+        })
+}
+
+fn build_backtracking(
+    ast: &ast::Ast,
+    limits: &RegexLimits,
+) -> Result<fancy_regex::Regex, RegexError> {
+    let syntax = lower::to_backtracking_syntax(ast, limits.backtrack_size_limit)?;
+    fancy_regex::RegexBuilder::new(&syntax)
+        .backtrack_limit(limits.backtrack_limit)
+        .delegate_size_limit(limits.backtrack_size_limit)
+        .delegate_dfa_size_limit(limits.cache_capacity)
+        .delegate_dfa_skip_cache_capacity_check(false)
+        .max_prog_size(limits.backtrack_size_limit / BACKTRACK_INSTRUCTION_BYTES)
+        .build()
+        .map_err(|e| match e {
+            fancy_regex::Error::CompileError(inner) => match *inner {
+                fancy_regex::CompileError::InnerError(inner) if inner.size_limit().is_some() => {
+                    program_too_big(limits.backtrack_size_limit)
+                }
+                fancy_regex::CompileError::PatternTooComplex
+                | fancy_regex::CompileError::DfaBuildError(..) => {
+                    program_too_big(limits.backtrack_size_limit)
+                }
+                other => RegexError::new(
+                    RegexErrorKind::Unsupported,
+                    0,
+                    format!("the backtracking engine rejected the pattern: {other}"),
+                ),
+            },
+            other => RegexError::new(
+                RegexErrorKind::Unsupported,
+                0,
+                format!("the backtracking engine failed: {other}"),
+            ),
+        })
+}
+
+fn program_too_big(limit: usize) -> RegexError {
+    RegexError::new(
+        RegexErrorKind::ProgramTooBig { limit },
+        0,
+        format!("the compiled program exceeds the size limit of {limit} bytes"),
+    )
 }
