@@ -216,9 +216,13 @@ pub enum ErrorKind {
     },
 }
 
-/// One way an instance fails its schema.
+/// One way an instance fails its schema. (Boxed inside, so results
+/// carrying it stay one pointer wide.)
 #[derive(Debug, Clone, PartialEq)]
-pub struct ValidationError {
+pub struct ValidationError(pub(crate) Box<ErrorData>);
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ErrorData {
     pub(crate) instance_location: InstanceLocation,
     pub(crate) keyword_location: String,
     pub(crate) absolute_keyword_location: String,
@@ -227,28 +231,32 @@ pub struct ValidationError {
 }
 
 impl ValidationError {
+    pub(crate) fn new(data: ErrorData) -> ValidationError {
+        ValidationError(Box::new(data))
+    }
+
     /// Where in the instance.
     pub fn instance_location(&self) -> &InstanceLocation {
-        &self.instance_location
+        &self.0.instance_location
     }
     /// The keyword's evaluation path from the root schema, through `$ref`s
     /// (a JSON Pointer, e.g. `/properties/a/$ref/type`).
     pub fn keyword_location(&self) -> &str {
-        &self.keyword_location
+        &self.0.keyword_location
     }
     /// The keyword's absolute location: its resource's URI and a JSON
     /// Pointer fragment.
     pub fn absolute_keyword_location(&self) -> &str {
-        &self.absolute_keyword_location
+        &self.0.absolute_keyword_location
     }
     /// What is wrong, with details.
     pub fn kind(&self) -> &ErrorKind {
-        &self.kind
+        &self.0.kind
     }
     /// Whether this error reports an exhausted budget rather than an
     /// invalid instance.
     pub fn is_budget_exceeded(&self) -> bool {
-        matches!(self.kind, ErrorKind::BudgetExceeded { .. })
+        matches!(self.0.kind, ErrorKind::BudgetExceeded { .. })
     }
     /// The message without the location prefix.
     pub fn message(&self) -> String {
@@ -285,11 +293,17 @@ struct Message<'a>(&'a ValidationError);
 impl fmt::Display for Message<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let e = self.0;
-        match &e.kind {
+        match &e.0.kind {
             ErrorKind::False => f.write_str("no value is allowed here")?,
             ErrorKind::Type { expected, found } => {
                 let names: Vec<&str> = expected.iter().map(|t| t.name()).collect();
-                let article = |t: &str| if t.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+                let article = |t: &str| {
+                    if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                        "an"
+                    } else {
+                        "a"
+                    }
+                };
                 match names.as_slice() {
                     [one] => write!(f, "must be {} {one}", article(one))?,
                     _ => write!(f, "must be one of the types {}", names.join(", "))?,
@@ -304,12 +318,20 @@ impl fmt::Display for Message<'_> {
                     write!(f, " (and {} more)", total - allowed.len())?;
                 }
             }
-            ErrorKind::Minimum { limit, exclusive } => {
-                write!(f, "must be {} {limit}", if *exclusive { "greater than" } else { "at least" })?
-            }
-            ErrorKind::Maximum { limit, exclusive } => {
-                write!(f, "must be {} {limit}", if *exclusive { "less than" } else { "at most" })?
-            }
+            ErrorKind::Minimum { limit, exclusive } => write!(
+                f,
+                "must be {} {limit}",
+                if *exclusive {
+                    "greater than"
+                } else {
+                    "at least"
+                }
+            )?,
+            ErrorKind::Maximum { limit, exclusive } => write!(
+                f,
+                "must be {} {limit}",
+                if *exclusive { "less than" } else { "at most" }
+            )?,
             ErrorKind::MultipleOf { divisor } => write!(f, "must be a multiple of {divisor}")?,
             ErrorKind::MinLength { limit, length } => {
                 return write!(f, "must be at least {limit} characters long (got {length})");
@@ -320,7 +342,9 @@ impl fmt::Display for Message<'_> {
             ErrorKind::Pattern { pattern } => write!(f, "must match the pattern {pattern:?}")?,
             ErrorKind::Format { format } => write!(f, "must be a valid {format}")?,
             ErrorKind::ContentEncoding { encoding } => write!(f, "must be {encoding}-encoded")?,
-            ErrorKind::ContentMediaType { media_type } => write!(f, "must be a valid {media_type} document")?,
+            ErrorKind::ContentMediaType { media_type } => {
+                write!(f, "must be a valid {media_type} document")?
+            }
             ErrorKind::MinItems { limit, count } => {
                 return write!(f, "must have at least {limit} items (got {count})");
             }
@@ -328,7 +352,10 @@ impl fmt::Display for Message<'_> {
                 return write!(f, "must have at most {limit} items (got {count})");
             }
             ErrorKind::UniqueItems { first, second } => {
-                return write!(f, "items must be unique (items {first} and {second} are equal)");
+                return write!(
+                    f,
+                    "items must be unique (items {first} and {second} are equal)"
+                );
             }
             ErrorKind::Contains { min, max, count } => {
                 return match (min, max) {
@@ -336,15 +363,23 @@ impl fmt::Display for Message<'_> {
                         write!(f, "must contain at most {max} matching items (got {count})")
                     }
                     (1, _) if *count == 0 => write!(f, "must contain at least one matching item"),
-                    _ => write!(f, "must contain at least {min} matching items (got {count})"),
+                    _ => write!(
+                        f,
+                        "must contain at least {min} matching items (got {count})"
+                    ),
                 };
             }
             ErrorKind::UnexpectedItem { keyword } => {
                 return write!(f, "unexpected item (not allowed by {keyword})");
             }
-            ErrorKind::Required { missing } => return write!(f, "missing required property {missing:?}"),
+            ErrorKind::Required { missing } => {
+                return write!(f, "missing required property {missing:?}");
+            }
             ErrorKind::DependentRequired { property, missing } => {
-                return write!(f, "missing property {missing:?}, required when {property:?} is present");
+                return write!(
+                    f,
+                    "missing property {missing:?}, required when {property:?} is present"
+                );
             }
             ErrorKind::MinProperties { limit, count } => {
                 return write!(f, "must have at least {limit} properties (got {count})");
@@ -370,18 +405,26 @@ impl fmt::Display for Message<'_> {
                 return write!(f, "matched none of {} alternatives", branches.len());
             }
             ErrorKind::OneOfNone { branches } => {
-                return write!(f, "matched none of {} alternatives (exactly one required)", branches.len());
+                return write!(
+                    f,
+                    "matched none of {} alternatives (exactly one required)",
+                    branches.len()
+                );
             }
             ErrorKind::OneOfMultiple { matched } => {
                 let list: Vec<String> = matched.iter().map(|i| format!("#{i}")).collect();
-                return write!(f, "must match exactly one alternative, but matched {}", list.join(" and "));
+                return write!(
+                    f,
+                    "must match exactly one alternative, but matched {}",
+                    list.join(" and ")
+                );
             }
             ErrorKind::Not => f.write_str("must not match the schema in \"not\"")?,
             ErrorKind::BudgetExceeded { reason, fuel_used } => {
                 return write!(f, "not validated: {reason} after {fuel_used} units of fuel");
             }
         }
-        if let Some(found) = &e.found {
+        if let Some(found) = &e.0.found {
             write!(f, " (got {found})")?;
         }
         Ok(())
@@ -390,7 +433,7 @@ impl fmt::Display for Message<'_> {
 
 impl fmt::Display for ValidationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.instance_location, Message(self))
+        write!(f, "{}: {}", self.0.instance_location, Message(self))
     }
 }
 

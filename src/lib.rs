@@ -107,7 +107,11 @@ impl ValidatorOptions {
     }
 
     /// Defines (or overrides) the format `name`.
-    pub fn format(mut self, name: impl Into<String>, check: impl Fn(&str) -> bool + Send + Sync + 'static) -> Self {
+    pub fn format(
+        mut self,
+        name: impl Into<String>,
+        check: impl Fn(&str) -> bool + Send + Sync + 'static,
+    ) -> Self {
         let name = name.into();
         match self.compile.custom_formats.iter().position(|n| *n == name) {
             Some(i) => {
@@ -165,7 +169,12 @@ impl ValidatorOptions {
         let program = schemavm_compiler::compile(schema, &self.compile)?;
         let (draft, _) = schemavm_compiler::root_dialect(schema, &self.compile)?;
         Ok(Validator {
-            inner: Arc::new(Compiled { program, formats: self.formats.clone(), budget: self.budget, draft }),
+            inner: Arc::new(Compiled {
+                program,
+                formats: self.formats.clone(),
+                budget: self.budget,
+                draft,
+            }),
         })
     }
 }
@@ -238,13 +247,13 @@ impl Validator {
 }
 
 fn exhausted_error(reason: Exhausted, fuel_used: u64) -> ValidationError {
-    ValidationError {
+    ValidationError::new(error::ErrorData {
         instance_location: InstanceLocation::root(),
         keyword_location: String::new(),
         absolute_keyword_location: String::new(),
         kind: ErrorKind::BudgetExceeded { reason, fuel_used },
         found: None,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -265,7 +274,10 @@ mod tests {
         assert!(v.is_valid(&json!({"a": 1})));
         assert!(!v.is_valid(&json!({"a": 4})));
         assert!(!v.is_valid(&json!({})));
-        let errors: Vec<String> = v.iter_errors(&json!({"a": "x"})).map(|e| e.to_string()).collect();
+        let errors: Vec<String> = v
+            .iter_errors(&json!({"a": "x"}))
+            .map(|e| e.to_string())
+            .collect();
         assert_eq!(errors, vec!["$.a: must be an integer (got a string)"]);
     }
 }

@@ -199,6 +199,12 @@ impl NodeFlags {
     pub const ALWAYS_VALID: NodeFlags = NodeFlags(1 << 2);
     /// The node begins with [`Instr::Fail`]: no instance passes.
     pub const ALWAYS_INVALID: NodeFlags = NodeFlags(1 << 3);
+    /// The node never descends into the instance and applies no
+    /// recursion: evaluating it costs a few instructions. Object scans
+    /// check such properties first and defer the rest, so a failing
+    /// discriminator (`"type": {"const": "Point"}`) is found before a
+    /// large sibling is walked.
+    pub const CHEAP: NodeFlags = NodeFlags(1 << 4);
 
     /// Whether all flags of `other` are set.
     #[inline]
@@ -578,7 +584,10 @@ impl Program {
         }
         let regex_ok = |r: RegexId| r.index() < self.regexes.len();
         if !self.lists.iter().all(|l| all_nodes(l))
-            || !self.conds.iter().all(|c| node_ok(c.test) && ok_opt(c.then) && ok_opt(c.otherwise))
+            || !self
+                .conds
+                .iter()
+                .all(|c| node_ok(c.test) && ok_opt(c.then) && ok_opt(c.otherwise))
             || !self.dynamic_refs.iter().all(|d| node_ok(d.fallback))
             || !self.contents.iter().all(|c| ok_opt(c.schema))
             || !self.strings.iter().all(|s| s.pattern.is_none_or(regex_ok))
@@ -616,10 +625,25 @@ impl fmt::Display for Program {
     /// A readable listing: one block per node with its instructions.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, node) in self.nodes.iter().enumerate() {
-            let root = if i == self.root.index() { " (root)" } else { "" };
+            let root = if i == self.root.index() {
+                " (root)"
+            } else {
+                ""
+            };
             writeln!(f, "node {i}{root}  {}", node.location)?;
-            for instr in self.code.get(node.code_start as usize..node.code_end as usize).unwrap_or(&[]) {
-                writeln!(f, "    {}", InstrDisplay { program: self, instr })?;
+            for instr in self
+                .code
+                .get(node.code_start as usize..node.code_end as usize)
+                .unwrap_or(&[])
+            {
+                writeln!(
+                    f,
+                    "    {}",
+                    InstrDisplay {
+                        program: self,
+                        instr
+                    }
+                )?;
             }
         }
         Ok(())
@@ -634,7 +658,12 @@ struct InstrDisplay<'a> {
 impl fmt::Display for InstrDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let p = self.program;
-        let nodes = |ns: &[NodeId]| ns.iter().map(|n| format!("@{}", n.0)).collect::<Vec<_>>().join(", ");
+        let nodes = |ns: &[NodeId]| {
+            ns.iter()
+                .map(|n| format!("@{}", n.0))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         match *self.instr {
             Instr::Fail => f.write_str("fail"),
             Instr::Type(t) => {
@@ -657,9 +686,16 @@ impl fmt::Display for InstrDisplay<'_> {
             }
             Instr::Array(a) => {
                 let a = p.array(a);
-                write!(f, "array prefix=[{}] rest={:?} contains={:?} min={:?} max={:?} unique={}",
-                    nodes(&a.prefix), a.rest.map(|n| n.0), a.contains.map(|c| (c.node.0, c.min, c.max)),
-                    a.min_items, a.max_items, a.unique_items)
+                write!(
+                    f,
+                    "array prefix=[{}] rest={:?} contains={:?} min={:?} max={:?} unique={}",
+                    nodes(&a.prefix),
+                    a.rest.map(|n| n.0),
+                    a.contains.map(|c| (c.node.0, c.min, c.max)),
+                    a.min_items,
+                    a.max_items,
+                    a.unique_items
+                )
             }
             Instr::Object(o) => {
                 let o = p.object(o);
@@ -693,7 +729,13 @@ impl fmt::Display for InstrDisplay<'_> {
             Instr::Not(n) => write!(f, "not @{}", n.0),
             Instr::Cond(c) => {
                 let c = p.cond(c);
-                write!(f, "if @{} then {:?} else {:?}", c.test.0, c.then.map(|n| n.0), c.otherwise.map(|n| n.0))
+                write!(
+                    f,
+                    "if @{} then {:?} else {:?}",
+                    c.test.0,
+                    c.then.map(|n| n.0),
+                    c.otherwise.map(|n| n.0)
+                )
             }
             Instr::Ref(n) => write!(f, "ref @{}", n.0),
             Instr::DynamicRef(d) => {

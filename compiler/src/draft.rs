@@ -156,7 +156,9 @@ impl Vocabularies {
 
     /// The vocabulary named by a `$vocabulary` URI, if known.
     pub fn from_uri(uri: &str) -> Option<Vocabularies> {
-        let (draft, name) = if let Some(n) = uri.strip_prefix("https://json-schema.org/draft/2020-12/vocab/") {
+        let (draft, name) = if let Some(n) =
+            uri.strip_prefix("https://json-schema.org/draft/2020-12/vocab/")
+        {
             (Draft::Draft202012, n)
         } else if let Some(n) = uri.strip_prefix("https://json-schema.org/draft/2019-09/vocab/") {
             (Draft::Draft201909, n)
@@ -165,7 +167,9 @@ impl Vocabularies {
         };
         let v = match (draft, name) {
             (_, "core") => Vocabularies::CORE,
-            (Draft::Draft201909, "applicator") => Vocabularies::APPLICATOR.union(Vocabularies::UNEVALUATED),
+            (Draft::Draft201909, "applicator") => {
+                Vocabularies::APPLICATOR.union(Vocabularies::UNEVALUATED)
+            }
             (_, "applicator") => Vocabularies::APPLICATOR,
             (Draft::Draft202012, "unevaluated") => Vocabularies::UNEVALUATED,
             (_, "validation") => Vocabularies::VALIDATION,
@@ -197,7 +201,10 @@ mod tests {
             Draft::from_meta_schema_uri("https://json-schema.org/draft/2020-12/schema#"),
             Some(Draft::Draft202012)
         );
-        assert_eq!(Draft::from_meta_schema_uri("http://example.com/schema"), None);
+        assert_eq!(
+            Draft::from_meta_schema_uri("http://example.com/schema"),
+            None
+        );
     }
 
     #[test]
@@ -210,7 +217,8 @@ mod tests {
 
     #[test]
     fn vocabulary_uris() {
-        let v = Vocabularies::from_uri("https://json-schema.org/draft/2019-09/vocab/applicator").unwrap();
+        let v = Vocabularies::from_uri("https://json-schema.org/draft/2019-09/vocab/applicator")
+            .unwrap();
         assert!(v.contains(Vocabularies::UNEVALUATED));
         assert!(Vocabularies::STANDARD.contains(Vocabularies::CONTENT));
         assert!(!Vocabularies::STANDARD.contains(Vocabularies::FORMAT_ASSERTION));

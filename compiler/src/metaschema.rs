@@ -11,25 +11,82 @@ use crate::draft::Draft;
 
 /// `(canonical URI without fragment, document text)`.
 const SOURCES: &[(&str, &str)] = &[
-    ("http://json-schema.org/draft-04/schema", include_str!("../metaschemas/draft4.json")),
-    ("http://json-schema.org/draft-06/schema", include_str!("../metaschemas/draft6.json")),
-    ("http://json-schema.org/draft-07/schema", include_str!("../metaschemas/draft7.json")),
-    ("https://json-schema.org/draft/2019-09/schema", include_str!("../metaschemas/draft2019-09/schema.json")),
-    ("https://json-schema.org/draft/2019-09/meta/core", include_str!("../metaschemas/draft2019-09/meta/core.json")),
-    ("https://json-schema.org/draft/2019-09/meta/applicator", include_str!("../metaschemas/draft2019-09/meta/applicator.json")),
-    ("https://json-schema.org/draft/2019-09/meta/validation", include_str!("../metaschemas/draft2019-09/meta/validation.json")),
-    ("https://json-schema.org/draft/2019-09/meta/meta-data", include_str!("../metaschemas/draft2019-09/meta/meta-data.json")),
-    ("https://json-schema.org/draft/2019-09/meta/format", include_str!("../metaschemas/draft2019-09/meta/format.json")),
-    ("https://json-schema.org/draft/2019-09/meta/content", include_str!("../metaschemas/draft2019-09/meta/content.json")),
-    ("https://json-schema.org/draft/2020-12/schema", include_str!("../metaschemas/draft2020-12/schema.json")),
-    ("https://json-schema.org/draft/2020-12/meta/core", include_str!("../metaschemas/draft2020-12/meta/core.json")),
-    ("https://json-schema.org/draft/2020-12/meta/applicator", include_str!("../metaschemas/draft2020-12/meta/applicator.json")),
-    ("https://json-schema.org/draft/2020-12/meta/unevaluated", include_str!("../metaschemas/draft2020-12/meta/unevaluated.json")),
-    ("https://json-schema.org/draft/2020-12/meta/validation", include_str!("../metaschemas/draft2020-12/meta/validation.json")),
-    ("https://json-schema.org/draft/2020-12/meta/meta-data", include_str!("../metaschemas/draft2020-12/meta/meta-data.json")),
-    ("https://json-schema.org/draft/2020-12/meta/format-annotation", include_str!("../metaschemas/draft2020-12/meta/format-annotation.json")),
-    ("https://json-schema.org/draft/2020-12/meta/format-assertion", include_str!("../metaschemas/draft2020-12/meta/format-assertion.json")),
-    ("https://json-schema.org/draft/2020-12/meta/content", include_str!("../metaschemas/draft2020-12/meta/content.json")),
+    (
+        "http://json-schema.org/draft-04/schema",
+        include_str!("../metaschemas/draft4.json"),
+    ),
+    (
+        "http://json-schema.org/draft-06/schema",
+        include_str!("../metaschemas/draft6.json"),
+    ),
+    (
+        "http://json-schema.org/draft-07/schema",
+        include_str!("../metaschemas/draft7.json"),
+    ),
+    (
+        "https://json-schema.org/draft/2019-09/schema",
+        include_str!("../metaschemas/draft2019-09/schema.json"),
+    ),
+    (
+        "https://json-schema.org/draft/2019-09/meta/core",
+        include_str!("../metaschemas/draft2019-09/meta/core.json"),
+    ),
+    (
+        "https://json-schema.org/draft/2019-09/meta/applicator",
+        include_str!("../metaschemas/draft2019-09/meta/applicator.json"),
+    ),
+    (
+        "https://json-schema.org/draft/2019-09/meta/validation",
+        include_str!("../metaschemas/draft2019-09/meta/validation.json"),
+    ),
+    (
+        "https://json-schema.org/draft/2019-09/meta/meta-data",
+        include_str!("../metaschemas/draft2019-09/meta/meta-data.json"),
+    ),
+    (
+        "https://json-schema.org/draft/2019-09/meta/format",
+        include_str!("../metaschemas/draft2019-09/meta/format.json"),
+    ),
+    (
+        "https://json-schema.org/draft/2019-09/meta/content",
+        include_str!("../metaschemas/draft2019-09/meta/content.json"),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/schema",
+        include_str!("../metaschemas/draft2020-12/schema.json"),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/meta/core",
+        include_str!("../metaschemas/draft2020-12/meta/core.json"),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/meta/applicator",
+        include_str!("../metaschemas/draft2020-12/meta/applicator.json"),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/meta/unevaluated",
+        include_str!("../metaschemas/draft2020-12/meta/unevaluated.json"),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/meta/validation",
+        include_str!("../metaschemas/draft2020-12/meta/validation.json"),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/meta/meta-data",
+        include_str!("../metaschemas/draft2020-12/meta/meta-data.json"),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/meta/format-annotation",
+        include_str!("../metaschemas/draft2020-12/meta/format-annotation.json"),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/meta/format-assertion",
+        include_str!("../metaschemas/draft2020-12/meta/format-assertion.json"),
+    ),
+    (
+        "https://json-schema.org/draft/2020-12/meta/content",
+        include_str!("../metaschemas/draft2020-12/meta/content.json"),
+    ),
 ];
 
 fn documents() -> &'static HashMap<&'static str, Value> {

@@ -1,27 +1,213 @@
 //! Exact arithmetic on JSON numbers.
 //!
-//! `serde_json` keeps a number as `u64`, `i64` or `f64`. Comparisons here
-//! are exact across those representations (no rounding through `f64`), and
-//! `multipleOf` is decided on the decimal value each number denotes (the
-//! shortest decimal that round-trips, for `f64`), so `0.3` is a multiple of
-//! `0.1`, `1e308` is a multiple of `1e-308`, and nothing overflows.
+//! `serde_json` keeps a number as `u64`, `i64` or `f64` — or, with its
+//! `arbitrary_precision` feature (enabled by schemavm's
+//! `arbitrary-precision` feature), as the literal text. [`Num`] holds
+//! either form so that comparisons are exact across representations (no
+//! rounding through `f64`) and `multipleOf` is decided on the decimal
+//! value a number denotes (for an `f64`, the shortest decimal that
+//! round-trips): `0.3` is a multiple of `0.1`, `1e308` of `1e-308`, and
+//! nothing overflows.
+//!
+//! Without `arbitrary-precision`, integers beyond 64 bits arrive as
+//! `f64`: they compare by their `f64` value, and draft-04 (where `1.0` is
+//! not an integer) cannot tell `1e52` from a 53-digit integer literal.
+//! With it, every literal is kept exactly ([`Num::Dec`]).
 
 use std::cmp::Ordering;
+use std::hash::Hasher;
 
 use serde_json::Number;
 
+/// Most significant digits of a `multipleOf` divisor (so the remainder
+/// arithmetic fits in 128 bits).
+pub const MAX_DIVISOR_DIGITS: usize = 37;
+
 /// A JSON number in a form that compares exactly.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Num {
-    /// An integer held exactly.
+    /// An integer written without fraction or exponent, held exactly.
     Int(i128),
     /// A binary floating-point value (finite).
     Float(f64),
+    /// An exact decimal (only with `arbitrary-precision`).
+    Dec(Box<Dec>),
+}
+
+/// `±digits × 10^exponent`, normalized: `digits` has no leading or
+/// trailing zeros (empty for zero).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dec {
+    negative: bool,
+    digits: Box<[u8]>,
+    exponent: i64,
+    /// Written without fraction or exponent (draft-04's integer).
+    lexical_integer: bool,
+}
+
+/// Exponents are clamped to this magnitude (no real value needs more;
+/// arithmetic on them stays far from overflow).
+const EXPONENT_BOUND: i64 = 1 << 40;
+
+impl Dec {
+    /// Parses a JSON number literal; `None` if it is not one.
+    pub fn parse(text: &str) -> Option<Dec> {
+        let (negative, rest) = match text.strip_prefix('-') {
+            Some(r) => (true, r),
+            None => (false, text),
+        };
+        let (mantissa, exp) = match rest.find(['e', 'E']) {
+            Some(i) => (rest.get(..i)?, Some(rest.get(i + 1..)?)),
+            None => (rest, None),
+        };
+        let (int_part, frac_part) = match mantissa.split_once('.') {
+            Some((i, f)) => (i, Some(f)),
+            None => (mantissa, None),
+        };
+        let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        if !all_digits(int_part) || frac_part.is_some_and(|f| !all_digits(f)) {
+            return None;
+        }
+        let mut exponent: i64 = match exp {
+            None => 0,
+            Some(e) => {
+                let (sign, digits) = match e.as_bytes().first() {
+                    Some(b'-') => (-1, e.get(1..)?),
+                    Some(b'+') => (1, e.get(1..)?),
+                    _ => (1, e),
+                };
+                if !all_digits(digits) {
+                    return None;
+                }
+                let mut v: i64 = 0;
+                for b in digits.bytes() {
+                    v = (v * 10 + i64::from(b - b'0')).min(EXPONENT_BOUND);
+                }
+                sign * v
+            }
+        };
+        let frac = frac_part.unwrap_or("");
+        exponent -= frac.len() as i64;
+        let mut digits: Vec<u8> = int_part
+            .bytes()
+            .chain(frac.bytes())
+            .map(|b| b - b'0')
+            .skip_while(|d| *d == 0)
+            .collect();
+        while digits.last() == Some(&0) {
+            digits.pop();
+            exponent += 1;
+        }
+        if digits.is_empty() {
+            exponent = 0;
+        }
+        Some(Dec {
+            negative: negative && !digits.is_empty(),
+            digits: digits.into_boxed_slice(),
+            exponent: exponent.clamp(-EXPONENT_BOUND, EXPONENT_BOUND),
+            lexical_integer: frac_part.is_none() && exp.is_none(),
+        })
+    }
+
+    fn from_small(negative: bool, mantissa: u128, exponent: i64) -> Dec {
+        let digits: Vec<u8> = if mantissa == 0 {
+            Vec::new()
+        } else {
+            mantissa.to_string().bytes().map(|b| b - b'0').collect()
+        };
+        let mut d = Dec {
+            negative,
+            digits: digits.into_boxed_slice(),
+            exponent,
+            lexical_integer: false,
+        };
+        d.normalize();
+        d
+    }
+
+    fn normalize(&mut self) {
+        let mut digits = self.digits.to_vec();
+        while digits.last() == Some(&0) {
+            digits.pop();
+            self.exponent += 1;
+        }
+        let lead = digits.iter().take_while(|d| **d == 0).count();
+        digits.drain(..lead);
+        if digits.is_empty() {
+            self.exponent = 0;
+            self.negative = false;
+        }
+        self.digits = digits.into_boxed_slice();
+    }
+
+    fn is_zero(&self) -> bool {
+        self.digits.is_empty()
+    }
+
+    fn compare(&self, other: &Dec) -> Ordering {
+        match (self.is_zero(), other.is_zero()) {
+            (true, true) => return Ordering::Equal,
+            (true, false) => {
+                return if other.negative {
+                    Ordering::Greater
+                } else {
+                    Ordering::Less
+                };
+            }
+            (false, true) => {
+                return if self.negative {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                };
+            }
+            _ => {}
+        }
+        if self.negative != other.negative {
+            return if self.negative {
+                Ordering::Less
+            } else {
+                Ordering::Greater
+            };
+        }
+        // Same sign: compare magnitudes by leading exponent, then digits.
+        let lead = |d: &Dec| d.exponent + d.digits.len() as i64;
+        let magnitude = lead(self)
+            .cmp(&lead(other))
+            .then_with(|| self.digits.cmp(&other.digits));
+        if self.negative {
+            magnitude.reverse()
+        } else {
+            magnitude
+        }
+    }
+
+    /// The value as `u128 × 10^exponent`, if the digits fit.
+    fn small(&self) -> Option<(u128, i64)> {
+        if self.digits.len() > 38 {
+            return None;
+        }
+        let mut m: u128 = 0;
+        for d in self.digits.iter() {
+            m = m.checked_mul(10)?.checked_add(u128::from(*d))?;
+        }
+        Some((m, self.exponent))
+    }
 }
 
 impl Num {
     /// Converts a `serde_json` number.
     pub fn from_json(n: &Number) -> Num {
+        #[cfg(feature = "arbitrary-precision")]
+        {
+            let text = n.as_str();
+            if let Ok(i) = text.parse::<i128>() {
+                return Num::Int(i);
+            }
+            if let Some(d) = Dec::parse(text) {
+                return Num::Dec(Box::new(d));
+            }
+        }
         if let Some(u) = n.as_u64() {
             Num::Int(i128::from(u))
         } else if let Some(i) = n.as_i64() {
@@ -32,32 +218,188 @@ impl Num {
     }
 
     /// Whether the value is a mathematical integer (`1.0` is).
-    pub fn is_integer(self) -> bool {
+    pub fn is_integer(&self) -> bool {
         match self {
             Num::Int(_) => true,
             Num::Float(f) => f.is_finite() && f.fract() == 0.0,
+            Num::Dec(d) => d.exponent >= 0,
+        }
+    }
+
+    /// Whether the number was written as an integer (no fraction, no
+    /// exponent): draft-04's notion of `integer`.
+    pub fn is_lexical_integer(&self) -> bool {
+        match self {
+            Num::Int(_) => true,
+            Num::Float(_) => false,
+            Num::Dec(d) => d.lexical_integer,
+        }
+    }
+
+    /// A non-negative integer value as a count (huge values saturate).
+    pub fn as_count(&self) -> Option<u64> {
+        match self {
+            Num::Int(i) => u64::try_from(*i).ok(),
+            Num::Float(f) if *f >= 0.0 && f.fract() == 0.0 => {
+                Some(if *f >= 1.8e19 { u64::MAX } else { *f as u64 })
+            }
+            Num::Dec(d) if !d.negative && d.exponent >= 0 => Some(
+                d.small()
+                    .and_then(|(m, e)| m.checked_mul(10u128.checked_pow(u32::try_from(e).ok()?)?))
+                    .and_then(|v| u64::try_from(v).ok())
+                    .unwrap_or(u64::MAX),
+            ),
+            _ => None,
+        }
+    }
+
+    /// Digits of work an operation on this number costs (for fuel).
+    pub fn work(&self) -> u64 {
+        match self {
+            Num::Dec(d) => 1 + d.digits.len() as u64 / 8,
+            _ => 1,
+        }
+    }
+
+    /// Significant decimal digits.
+    pub fn significant_digits(&self) -> usize {
+        self.decimal().map_or(0, |d| d.digits.len())
+    }
+
+    fn decimal(&self) -> Option<Dec> {
+        match self {
+            Num::Int(i) => Some(Dec::from_small(*i < 0, i.unsigned_abs(), 0)),
+            Num::Float(f) => {
+                let (m, e) = shortest_decimal(*f)?;
+                Some(Dec::from_small(*f < 0.0, m, e))
+            }
+            Num::Dec(d) => Some((**d).clone()),
         }
     }
 
     /// Exact comparison. NaN (which JSON cannot express) orders below everything.
-    pub fn compare(self, other: Num) -> Ordering {
+    pub fn compare(&self, other: &Num) -> Ordering {
         match (self, other) {
-            (Num::Int(a), Num::Int(b)) => a.cmp(&b),
-            (Num::Float(a), Num::Float(b)) => a.partial_cmp(&b).unwrap_or_else(|| nan_order(a, b)),
-            (Num::Int(a), Num::Float(b)) => cmp_int_float(a, b),
-            (Num::Float(a), Num::Int(b)) => cmp_int_float(b, a).reverse(),
+            (Num::Int(a), Num::Int(b)) => a.cmp(b),
+            (Num::Float(a), Num::Float(b)) => a.partial_cmp(b).unwrap_or_else(|| nan_order(*a, *b)),
+            (Num::Int(a), Num::Float(b)) => cmp_int_float(*a, *b),
+            (Num::Float(a), Num::Int(b)) => cmp_int_float(*b, *a).reverse(),
+            (Num::Dec(a), Num::Dec(b)) => a.compare(b),
+            _ => match (self.decimal(), other.decimal()) {
+                (Some(a), Some(b)) => a.compare(&b),
+                (None, Some(_)) => Ordering::Less,
+                (Some(_), None) => Ordering::Greater,
+                (None, None) => Ordering::Equal,
+            },
         }
     }
 
-    /// Whether `self` is an integer multiple of `divisor` (which must be
-    /// non-zero), on exact decimal values.
-    pub fn is_multiple_of(self, divisor: Num) -> bool {
+    /// Whether `self` is an integer multiple of `divisor` (positive, at
+    /// most [`MAX_DIVISOR_DIGITS`] significant digits), on exact decimal
+    /// values.
+    pub fn is_multiple_of(&self, divisor: &Num) -> bool {
         if let (Num::Int(a), Num::Int(b)) = (self, divisor) {
-            return b != 0 && a % b == 0;
+            return *b != 0 && a % b == 0;
         }
-        match (Decimal::of(self), Decimal::of(divisor)) {
-            (Some(a), Some(b)) => a.is_multiple_of(b),
-            _ => false,
+        let Some((b, b_exp)) = divisor.small_normalized() else {
+            return false;
+        };
+        if b == 0 || b >= 10u128.pow(MAX_DIVISOR_DIGITS as u32) {
+            return false;
+        }
+        let (a_rem, a_zero, a_exp) = match self.small_normalized() {
+            Some((a, e)) => (a % b, a == 0, e),
+            None => match self {
+                Num::Dec(d) => {
+                    // a mod b, streaming the digits (r·10 + 9 < 2^127).
+                    let r = d
+                        .digits
+                        .iter()
+                        .fold(0u128, |r, digit| (r * 10 + u128::from(*digit)) % b);
+                    (r, d.is_zero(), d.exponent)
+                }
+                _ => return false,
+            },
+        };
+        if a_zero {
+            return true;
+        }
+        // value = (a / b) · 10^k with a, b free of trailing zeros: for
+        // k < 0 the quotient is never an integer.
+        let k = a_exp - b_exp;
+        if k < 0 {
+            return false;
+        }
+        mul_mod(a_rem, pow_mod(10, k as u64, b), b) == 0
+    }
+
+    /// `(mantissa, exponent)` with no trailing zeros in the mantissa, if
+    /// the value fits.
+    fn small_normalized(&self) -> Option<(u128, i64)> {
+        let (mut m, mut e) = match self {
+            Num::Int(i) => (i.unsigned_abs(), 0),
+            Num::Float(f) => shortest_decimal(*f)?,
+            Num::Dec(d) => d.small()?,
+        };
+        while m != 0 && m % 10 == 0 {
+            m /= 10;
+            e += 1;
+        }
+        Some((m, e))
+    }
+
+    /// Feeds a hash consistent with [`Num::compare`] equality.
+    pub fn hash_into<H: Hasher>(&self, h: &mut H) {
+        if self.is_integer() {
+            let as_int = match self {
+                Num::Int(i) => Some(*i),
+                Num::Float(f) if f.abs() < 1.7e38 => Some(*f as i128),
+                Num::Dec(d) => d.small().and_then(|(m, e)| {
+                    let p = 10u128.checked_pow(u32::try_from(e).ok()?)?;
+                    let v = i128::try_from(m.checked_mul(p)?).ok()?;
+                    Some(if d.negative { -v } else { v })
+                }),
+                Num::Float(_) => None,
+            };
+            if let Some(i) = as_int {
+                h.write_u8(0);
+                h.write_i128(i);
+                return;
+            }
+        }
+        match self.decimal() {
+            Some(d) => {
+                h.write_u8(1);
+                h.write_u8(u8::from(d.negative));
+                h.write(&d.digits);
+                h.write_i64(d.exponent);
+            }
+            None => h.write_u8(2),
+        }
+    }
+}
+
+impl std::fmt::Display for Num {
+    /// The number as a JSON literal.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Num::Int(i) => write!(f, "{i}"),
+            Num::Float(x) => write!(f, "{x}"),
+            Num::Dec(d) => {
+                if d.negative {
+                    f.write_str("-")?;
+                }
+                if d.digits.is_empty() {
+                    return f.write_str("0");
+                }
+                for digit in d.digits.iter() {
+                    write!(f, "{digit}")?;
+                }
+                if d.exponent != 0 {
+                    write!(f, "e{}", d.exponent)?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -95,98 +437,55 @@ fn cmp_int_float(i: i128, f: f64) -> Ordering {
     }
 }
 
-/// `mantissa × 10^exponent`, sign dropped (divisibility ignores it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Decimal {
-    mantissa: u128,
-    exponent: i32,
+/// The shortest decimal `(mantissa, exponent)` that round-trips to `|f|`.
+fn shortest_decimal(f: f64) -> Option<(u128, i64)> {
+    if !f.is_finite() {
+        return None;
+    }
+    let mut buf = StackString::default();
+    use std::fmt::Write;
+    write!(buf, "{:e}", f.abs()).ok()?;
+    let text = buf.as_str()?;
+    let (digits, exp) = text.split_once('e')?;
+    let exp: i64 = exp.parse().ok()?;
+    let (int_part, frac_part) = digits.split_once('.').unwrap_or((digits, ""));
+    let mut mantissa: u128 = 0;
+    for b in int_part.bytes().chain(frac_part.bytes()) {
+        mantissa = mantissa
+            .checked_mul(10)?
+            .checked_add(u128::from(b.checked_sub(b'0')?))?;
+    }
+    Some((mantissa, exp - frac_part.len() as i64))
 }
 
-impl Decimal {
-    fn of(n: Num) -> Option<Decimal> {
-        match n {
-            Num::Int(i) => Some(Decimal { mantissa: i.unsigned_abs(), exponent: 0 }),
-            Num::Float(f) => Decimal::of_f64(f),
-        }
-    }
-
-    /// The shortest decimal that round-trips to `f`.
-    fn of_f64(f: f64) -> Option<Decimal> {
-        if !f.is_finite() {
-            return None;
-        }
-        let mut buf = StackString::default();
-        use std::fmt::Write;
-        write!(buf, "{:e}", f.abs()).ok()?;
-        let text = buf.as_str()?;
-        let (digits, exp) = text.split_once('e')?;
-        let exp: i32 = exp.parse().ok()?;
-        let (int_part, frac_part) = digits.split_once('.').unwrap_or((digits, ""));
-        let mut mantissa: u128 = 0;
-        for b in int_part.bytes().chain(frac_part.bytes()) {
-            mantissa = mantissa.checked_mul(10)?.checked_add(u128::from(b.checked_sub(b'0')?))?;
-        }
-        let frac_len = i32::try_from(frac_part.len()).ok()?;
-        Some(Decimal { mantissa, exponent: exp - frac_len })
-    }
-
-    fn is_multiple_of(self, divisor: Decimal) -> bool {
-        let (a, b) = (self.mantissa, divisor.mantissa);
-        if b == 0 {
-            return false;
-        }
-        if a == 0 {
-            return true;
-        }
-        let k = i64::from(self.exponent) - i64::from(divisor.exponent);
-        if k >= 0 {
-            // b | a·10^k  ⇔  (a mod b)·10^k ≡ 0 (mod b)
-            let mut r = a % b;
-            let mut steps = 0;
-            while r != 0 && steps < k {
-                // r < b ≤ u128::MAX / 10 is not guaranteed for huge b; use wide steps.
-                r = mul_mod(r, 10, b);
-                steps += 1;
-            }
-            r == 0
-        } else {
-            // b·10^(-k) | a: impossible once the divisor exceeds a.
-            let mut m = b;
-            for _ in 0..(-k) {
-                match m.checked_mul(10) {
-                    Some(next) if next <= a => m = next,
-                    _ => return false,
-                }
-            }
-            a % m == 0
-        }
-    }
-}
-
-/// `(x · y) mod m` without overflow, for `x < m`.
+/// `(x · y) mod m` without overflow, for `x, y < m < 2^127`.
 fn mul_mod(x: u128, y: u128, m: u128) -> u128 {
-    match x.checked_mul(y) {
-        Some(p) => p % m,
-        None => {
-            // Double-and-add; y is small (10), so this is a few steps.
-            let mut result = 0u128;
-            let mut base = x % m;
-            let mut y = y;
-            while y > 0 {
-                if y & 1 == 1 {
-                    result = add_mod(result, base, m);
-                }
-                base = add_mod(base, base, m);
-                y >>= 1;
-            }
-            result
-        }
+    if let Some(p) = x.checked_mul(y) {
+        return p % m;
     }
+    let (mut result, mut base, mut y) = (0u128, x % m, y);
+    while y > 0 {
+        if y & 1 == 1 {
+            result = (result + base) % m;
+        }
+        base = (base + base) % m;
+        y >>= 1;
+    }
+    result
 }
 
-fn add_mod(a: u128, b: u128, m: u128) -> u128 {
-    // a, b < m
-    if a >= m - b { a - (m - b) } else { a + b }
+/// `base^exp mod m`.
+fn pow_mod(base: u128, mut exp: u64, m: u128) -> u128 {
+    let mut result = 1 % m;
+    let mut b = base % m;
+    while exp > 0 {
+        if exp & 1 == 1 {
+            result = mul_mod(result, b, m);
+        }
+        b = mul_mod(b, b, m);
+        exp >>= 1;
+    }
+    result
 }
 
 /// A fixed-capacity UTF-8 buffer for formatting a float without allocating.
@@ -216,49 +515,128 @@ impl std::fmt::Write for StackString {
 mod tests {
     use super::*;
 
-    fn n(v: serde_json::Value) -> Num {
-        match v {
-            serde_json::Value::Number(n) => Num::from_json(&n),
-            _ => panic!("not a number"),
-        }
+    fn dec(s: &str) -> Num {
+        Num::Dec(Box::new(Dec::parse(s).unwrap()))
     }
 
     #[test]
     fn exact_comparison_across_representations() {
-        assert_eq!(Num::Int(1).compare(Num::Float(1.0)), Ordering::Equal);
-        assert_eq!(Num::Int(9_007_199_254_740_993).compare(Num::Float(9_007_199_254_740_992.0)), Ordering::Greater);
-        assert_eq!(Num::Int(-1).compare(Num::Float(-0.5)), Ordering::Less);
-        assert_eq!(Num::Int(i128::from(u64::MAX)).compare(Num::Float(1e300)), Ordering::Less);
-        assert_eq!(Num::Float(-1e300).compare(Num::Int(i128::from(i64::MIN))), Ordering::Less);
-        assert_eq!(n(serde_json::json!(18446744073709551615u64)).compare(n(serde_json::json!(18446744073709551600u64))), Ordering::Greater);
+        assert_eq!(Num::Int(1).compare(&Num::Float(1.0)), Ordering::Equal);
+        assert_eq!(
+            Num::Int(9_007_199_254_740_993).compare(&Num::Float(9_007_199_254_740_992.0)),
+            Ordering::Greater
+        );
+        assert_eq!(Num::Int(-1).compare(&Num::Float(-0.5)), Ordering::Less);
+        assert_eq!(
+            Num::Int(i128::from(u64::MAX)).compare(&Num::Float(1e300)),
+            Ordering::Less
+        );
+        assert_eq!(
+            Num::Float(-1e300).compare(&Num::Int(i128::from(i64::MIN))),
+            Ordering::Less
+        );
+    }
+
+    #[test]
+    fn decimals_compare_exactly() {
+        let a = dec("-972783798187987123879878123.18878137");
+        let b = dec("-972783798187987123879878123.188781371");
+        assert_eq!(b.compare(&a), Ordering::Less);
+        assert_eq!(dec("1.0").compare(&Num::Int(1)), Ordering::Equal);
+        assert_eq!(dec("1e2").compare(&Num::Int(100)), Ordering::Equal);
+        assert_eq!(dec("0.5").compare(&Num::Float(0.5)), Ordering::Equal);
+        assert_eq!(dec("-0.0").compare(&Num::Int(0)), Ordering::Equal);
+        assert_eq!(
+            dec("12345678910111213141516171819202122232425262728293031").compare(&dec("1.2e52")),
+            Ordering::Greater
+        );
+        assert_eq!(dec("1e-5").compare(&dec("0.00001")), Ordering::Equal);
+    }
+
+    #[test]
+    fn lexical_integers() {
+        assert!(dec("12345678910111213141516171819202122232425262728293031").is_lexical_integer());
+        assert!(!dec("1.0").is_lexical_integer());
+        assert!(dec("1.0").is_integer());
+        assert!(!dec("1e2").is_lexical_integer());
+        assert!(dec("1e2").is_integer());
+        assert!(!dec("1.5").is_integer());
+        assert!(!Num::Float(1.0).is_lexical_integer());
     }
 
     #[test]
     fn multiple_of_is_exact_on_decimals() {
-        assert!(Num::Float(0.3).is_multiple_of(Num::Float(0.1)));
-        assert!(Num::Float(0.0075).is_multiple_of(Num::Float(0.0001)));
-        assert!(!Num::Float(0.00751).is_multiple_of(Num::Float(0.0001)));
-        assert!(Num::Float(1e308).is_multiple_of(Num::Float(1e-308)));
-        assert!(!Num::Float(1e300).is_multiple_of(Num::Float(0.123456789)));
-        assert!(Num::Int(10).is_multiple_of(Num::Float(2.5)));
-        assert!(!Num::Int(7).is_multiple_of(Num::Int(2)));
-        assert!(Num::Float(4.0).is_multiple_of(Num::Int(2)));
-        assert!(Num::Int(0).is_multiple_of(Num::Float(0.3)));
-        assert!(!Num::Float(1e-300).is_multiple_of(Num::Int(3)));
-        assert!(Num::Int(i128::from(u64::MAX)).is_multiple_of(Num::Int(i128::from(u64::MAX))));
+        assert!(Num::Float(0.3).is_multiple_of(&Num::Float(0.1)));
+        assert!(Num::Float(0.0075).is_multiple_of(&Num::Float(0.0001)));
+        assert!(!Num::Float(0.00751).is_multiple_of(&Num::Float(0.0001)));
+        assert!(Num::Float(1e308).is_multiple_of(&Num::Float(1e-308)));
+        assert!(!Num::Float(1e300).is_multiple_of(&Num::Float(0.123456789)));
+        assert!(Num::Int(10).is_multiple_of(&Num::Float(2.5)));
+        assert!(!Num::Int(7).is_multiple_of(&Num::Int(2)));
+        assert!(Num::Float(4.0).is_multiple_of(&Num::Int(2)));
+        assert!(Num::Int(0).is_multiple_of(&Num::Float(0.3)));
+        assert!(!Num::Float(1e-300).is_multiple_of(&Num::Int(3)));
+        assert!(!Num::Float(2.5).is_multiple_of(&Num::Int(5)));
+        assert!(Num::Int(i128::from(u64::MAX)).is_multiple_of(&Num::Int(i128::from(u64::MAX))));
+        assert!(
+            dec("123456789012345678901234567890123456789012345678900")
+                .is_multiple_of(&Num::Int(100))
+        );
+        assert!(
+            !dec("123456789012345678901234567890123456789012345678901")
+                .is_multiple_of(&Num::Int(2))
+        );
+        assert!(dec("1e1000000000").is_multiple_of(&Num::Int(5)));
+        assert!(!dec("1e1000000000").is_multiple_of(&Num::Int(7)));
+        assert!(dec("0.3").is_multiple_of(&dec("0.1")));
     }
 
     #[test]
-    fn integers() {
-        assert!(Num::Float(1.0).is_integer());
-        assert!(!Num::Float(1.5).is_integer());
-        assert!(Num::Float(1e300).is_integer());
+    fn parses_literals() {
+        assert_eq!(
+            Dec::parse("-0012.3400e+2"),
+            Some(Dec {
+                negative: true,
+                digits: vec![1, 2, 3, 4].into(),
+                exponent: 0,
+                lexical_integer: false
+            })
+        );
+        assert_eq!(Dec::parse("abc"), None);
+        assert_eq!(Dec::parse("1."), None);
+        assert_eq!(Dec::parse("1e"), None);
+        assert!(Dec::parse("1e99999999999999999999999").is_some());
     }
 
     #[test]
-    fn decimal_of_float() {
-        assert_eq!(Decimal::of_f64(0.1), Some(Decimal { mantissa: 1, exponent: -1 }));
-        assert_eq!(Decimal::of_f64(1234.5), Some(Decimal { mantissa: 12345, exponent: -1 }));
-        assert_eq!(Decimal::of_f64(1e308), Some(Decimal { mantissa: 1, exponent: 308 }));
+    fn hashing_agrees_with_equality() {
+        use std::hash::{BuildHasher, RandomState};
+        let s = RandomState::new();
+        let h = |n: &Num| {
+            let mut hasher = s.build_hasher();
+            n.hash_into(&mut hasher);
+            hasher.finish()
+        };
+        assert_eq!(h(&Num::Int(1)), h(&Num::Float(1.0)));
+        assert_eq!(h(&Num::Int(100)), h(&dec("1e2")));
+        assert_eq!(h(&Num::Float(0.5)), h(&dec("0.50")));
+        assert_ne!(h(&Num::Float(0.5)), h(&Num::Float(0.25)));
+    }
+
+    #[test]
+    fn displays_as_json() {
+        assert_eq!(dec("-12.50").to_string(), "-125e-1");
+        assert_eq!(dec("0").to_string(), "0");
+        assert_eq!(Num::Int(-3).to_string(), "-3");
+    }
+
+    #[test]
+    fn counts() {
+        assert_eq!(Num::Int(3).as_count(), Some(3));
+        assert_eq!(Num::Float(2.0).as_count(), Some(2));
+        assert_eq!(Num::Float(2.5).as_count(), None);
+        assert_eq!(Num::Int(-1).as_count(), None);
+        assert_eq!(dec("1e100").as_count(), Some(u64::MAX));
+        assert_eq!(dec("2.0").as_count(), Some(2));
     }
 }

@@ -52,7 +52,10 @@ impl<'a> UriRef<'a> {
             } else {
                 "contains a control character"
             };
-            return Err(UriError { text: text.to_string(), reason });
+            return Err(UriError {
+                text: text.to_string(),
+                reason,
+            });
         }
         let (rest, fragment) = match text.split_once('#') {
             Some((r, f)) => (r, Some(f)),
@@ -75,7 +78,13 @@ impl<'a> UriRef<'a> {
             }
             None => (None, rest),
         };
-        Ok(UriRef { scheme, authority, path, query, fragment })
+        Ok(UriRef {
+            scheme,
+            authority,
+            path,
+            query,
+            fragment,
+        })
     }
 
     /// Whether the reference has a scheme (is an absolute URI, possibly with fragment).
@@ -129,9 +138,17 @@ impl AbsoluteUri {
     pub fn parse(text: &str) -> Result<AbsoluteUri, UriError> {
         let r = UriRef::parse(text)?;
         if !r.is_absolute() {
-            return Err(UriError { text: text.to_string(), reason: "it has no scheme" });
+            return Err(UriError {
+                text: text.to_string(),
+                reason: "it has no scheme",
+            });
         }
-        Ok(AbsoluteUri::from_parts(r.scheme, r.authority, r.path, r.query))
+        Ok(AbsoluteUri::from_parts(
+            r.scheme,
+            r.authority,
+            r.path,
+            r.query,
+        ))
     }
 
     fn from_parts(
@@ -150,7 +167,13 @@ impl AbsoluteUri {
             path
         };
         let mut out = String::new();
-        recompose(&mut out, scheme_lc.as_deref(), authority_lc.as_deref(), &path, query);
+        recompose(
+            &mut out,
+            scheme_lc.as_deref(),
+            authority_lc.as_deref(),
+            &path,
+            query,
+        );
         AbsoluteUri(out)
     }
 
@@ -274,7 +297,9 @@ pub fn percent_decode(text: &str) -> Option<String> {
 }
 
 fn hex_value(b: u8) -> Option<u8> {
-    char::from(b).to_digit(16).and_then(|d| u8::try_from(d).ok())
+    char::from(b)
+        .to_digit(16)
+        .and_then(|d| u8::try_from(d).ok())
 }
 
 #[cfg(test)]
@@ -338,11 +363,17 @@ mod tests {
     #[test]
     fn urns_and_normalization() {
         assert_eq!(
-            resolve("urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed", "#/$defs/bar"),
+            resolve(
+                "urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed",
+                "#/$defs/bar"
+            ),
             "urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed#/$defs/bar"
         );
         assert_eq!(resolve("HTTP://Example.COM", "#x"), "http://example.com/#x");
-        assert_eq!(resolve("http://localhost:1234/a/b.json", "c.json"), "http://localhost:1234/a/c.json");
+        assert_eq!(
+            resolve("http://localhost:1234/a/b.json", "c.json"),
+            "http://localhost:1234/a/c.json"
+        );
     }
 
     #[test]

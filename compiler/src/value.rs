@@ -136,10 +136,11 @@ impl TypeSet {
                 if !self.contains(JsonType::Integer) {
                     return false;
                 }
+                let num = Num::from_json(n);
                 return if strict_integers {
-                    n.is_u64() || n.is_i64()
+                    num.is_lexical_integer()
                 } else {
-                    Num::from_json(n).is_integer()
+                    num.is_integer()
                 };
             }
         };
@@ -162,7 +163,7 @@ pub fn equal(a: &Value, b: &Value) -> bool {
             (Value::Bool(p), Value::Bool(q)) => p == q,
             (Value::String(p), Value::String(q)) => p == q,
             (Value::Number(p), Value::Number(q)) => {
-                Num::from_json(p).compare(Num::from_json(q)).is_eq()
+                Num::from_json(p).compare(&Num::from_json(q)).is_eq()
             }
             (Value::Array(p), Value::Array(q)) => {
                 if p.len() != q.len() {
@@ -243,7 +244,9 @@ pub fn hash<S: BuildHasher>(value: &Value, state: &S) -> (u64, usize) {
             Work::Object(n) => {
                 let start = done.len().saturating_sub(n);
                 // Order-independent: sum of entry hashes.
-                let sum = done.drain(start..).fold(0x9e37_79b9_7f4a_7c15_u64, u64::wrapping_add);
+                let sum = done
+                    .drain(start..)
+                    .fold(0x9e37_79b9_7f4a_7c15_u64, u64::wrapping_add);
                 let mut h = state.build_hasher();
                 h.write_u8(b'{');
                 h.write_u64(sum);
@@ -268,17 +271,7 @@ fn hash_scalar<S: BuildHasher>(value: &Value, state: &S) -> u64 {
         }
         Value::Number(n) => {
             h.write_u8(3);
-            match Num::from_json(n) {
-                Num::Int(i) => h.write_i128(i),
-                Num::Float(f) => {
-                    // Integral floats in i128 range hash like the integer they equal.
-                    if f.fract() == 0.0 && f.abs() < 1.7e38 {
-                        h.write_i128(f as i128);
-                    } else {
-                        h.write_u64(f.to_bits());
-                    }
-                }
-            }
+            Num::from_json(n).hash_into(&mut h);
         }
         Value::Array(_) | Value::Object(_) => h.write_u8(4),
     }
@@ -333,7 +326,10 @@ mod tests {
     #[test]
     fn equality_is_json_equality() {
         assert!(equal(&json!(1), &json!(1.0)));
-        assert!(equal(&json!({"a": [1, {"b": 2.0}]}), &json!({"a": [1.0, {"b": 2}]})));
+        assert!(equal(
+            &json!({"a": [1, {"b": 2.0}]}),
+            &json!({"a": [1.0, {"b": 2}]})
+        ));
         assert!(!equal(&json!([1, 2]), &json!([2, 1])));
         assert!(!equal(&json!({"a": 1}), &json!({"b": 1})));
         assert!(!equal(&json!(false), &json!(0)));
@@ -345,7 +341,10 @@ mod tests {
         let s = RandomState::new();
         let h = |v: serde_json::Value| hash(&v, &s).0;
         assert_eq!(h(json!(1)), h(json!(1.0)));
-        assert_eq!(h(json!({"a": [1, 2], "b": null})), h(json!({"b": null, "a": [1.0, 2]})));
+        assert_eq!(
+            h(json!({"a": [1, 2], "b": null})),
+            h(json!({"b": null, "a": [1.0, 2]}))
+        );
         assert_ne!(h(json!([1, 2])), h(json!([2, 1])));
         assert_ne!(h(json!({"a": 1})), h(json!({"b": 1})));
         assert_eq!(hash(&json!([1, [2, 3]]), &s).1, 5);

@@ -1,7 +1,7 @@
 //! The fused array instruction and `unevaluatedItems`.
 
-use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
+use std::collections::hash_map::RandomState;
 
 use serde_json::Value;
 use smallvec::SmallVec;
@@ -30,7 +30,14 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if !self.collecting() {
                     return Ok(false);
                 }
-                self.report(&["minItems"], ErrorKind::MinItems { limit: min, count: len }, None);
+                self.report(
+                    &["minItems"],
+                    ErrorKind::MinItems {
+                        limit: min,
+                        count: len,
+                    },
+                    None,
+                );
             }
         }
         if let Some(max) = c.max_items {
@@ -39,7 +46,14 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if !self.collecting() {
                     return Ok(false);
                 }
-                self.report(&["maxItems"], ErrorKind::MaxItems { limit: max, count: len }, None);
+                self.report(
+                    &["maxItems"],
+                    ErrorKind::MaxItems {
+                        limit: max,
+                        count: len,
+                    },
+                    None,
+                );
             }
         }
         for (i, (&node, item)) in c.prefix.iter().zip(items).enumerate() {
@@ -47,7 +61,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let ok = self.descend(
                 &[KeywordStep::Word(c.prefix_keyword), KeywordStep::Index(i)],
                 Some(InstanceStep::Index(i)),
-                |vm| vm.node::<false>(node, item, &mut Evaluated::default()),
+                |vm| vm.node::<false>(node, item, ev),
             )?;
             if !ok {
                 valid = false;
@@ -61,7 +75,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
         if let Some(rest) = c.rest {
             let start = c.prefix.len().min(items.len());
-            if !self.rest_items(rest, c.rest_keyword, items, start)? {
+            if !self.rest_items(rest, c.rest_keyword, items, start, ev)? {
                 valid = false;
                 if !self.collecting() {
                     return Ok(false);
@@ -76,7 +90,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let annotate = TRACK && contains.annotates;
             for (i, item) in items.iter().enumerate() {
                 self.meter.charge(1)?;
-                let ok = self.quietly(|vm| vm.node::<false>(contains.node, item, &mut Evaluated::default()))?;
+                let ok = self.quietly(|vm| vm.node::<false>(contains.node, item, ev))?;
                 if ok {
                     count += 1;
                     if annotate {
@@ -103,14 +117,26 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     (true, _) => "minContains",
                     (false, _) => "maxContains",
                 };
-                self.report(&[keyword], ErrorKind::Contains { min: contains.min, max: contains.max, count }, None);
+                self.report(
+                    &[keyword],
+                    ErrorKind::Contains {
+                        min: contains.min,
+                        max: contains.max,
+                        count,
+                    },
+                    None,
+                );
             }
         }
         if c.unique_items {
             if let Some((first, second)) = self.find_duplicate(items)? {
                 valid = false;
                 if self.collecting() {
-                    self.report(&["uniqueItems"], ErrorKind::UniqueItems { first, second }, None);
+                    self.report(
+                        &["uniqueItems"],
+                        ErrorKind::UniqueItems { first, second },
+                        None,
+                    );
                 }
             }
         }
@@ -118,7 +144,14 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 
     /// Validates `items[start..]` against `rest` (reported under `keyword`).
-    fn rest_items(&mut self, rest: NodeId, keyword: &'static str, items: &'v [Value], start: usize) -> Flow {
+    fn rest_items(
+        &mut self,
+        rest: NodeId,
+        keyword: &'static str,
+        items: &'v [Value],
+        start: usize,
+        ev: &mut Evaluated,
+    ) -> Flow {
         let flags = self.program.node(rest).flags();
         if flags.contains(NodeFlags::ALWAYS_VALID) || items.len() <= start {
             return Ok(true);
@@ -134,9 +167,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 false
             } else {
-                self.descend(&[KeywordStep::Word(keyword)], Some(InstanceStep::Index(i)), |vm| {
-                    vm.node::<false>(rest, item, &mut Evaluated::default())
-                })?
+                self.descend(
+                    &[KeywordStep::Word(keyword)],
+                    Some(InstanceStep::Index(i)),
+                    |vm| vm.node::<false>(rest, item, ev),
+                )?
             };
             if !ok {
                 valid = false;
@@ -149,7 +184,14 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 
     /// `unevaluatedItems`: items nothing else evaluated must pass `child`.
-    pub(super) fn unevaluated_items(&mut self, child: NodeId, items: &'v [Value], ev: &mut Evaluated) -> Flow {
+    /// Runs last in a tracking node, whose `ev` holds what the other
+    /// keywords evaluated.
+    pub(super) fn unevaluated_items(
+        &mut self,
+        child: NodeId,
+        items: &'v [Value],
+        ev: &mut Evaluated,
+    ) -> Flow {
         let flags = self.program.node(child).flags();
         let mut valid = true;
         for (i, item) in items.iter().enumerate() {
@@ -160,14 +202,23 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let ok = if flags.contains(NodeFlags::ALWAYS_INVALID) {
                 if self.collecting() {
                     self.descend(&[], Some(InstanceStep::Index(i)), |vm| {
-                        vm.report(&["unevaluatedItems"], ErrorKind::UnexpectedItem { keyword: "unevaluatedItems" }, None);
+                        vm.report(
+                            &["unevaluatedItems"],
+                            ErrorKind::UnexpectedItem {
+                                keyword: "unevaluatedItems",
+                            },
+                            None,
+                        );
                     });
                 }
                 false
             } else {
-                self.descend(&[KeywordStep::Word("unevaluatedItems")], Some(InstanceStep::Index(i)), |vm| {
-                    vm.node::<false>(child, item, &mut Evaluated::default())
-                })?
+                let seen = &mut *ev;
+                self.descend(
+                    &[KeywordStep::Word("unevaluatedItems")],
+                    Some(InstanceStep::Index(i)),
+                    |vm| vm.node::<false>(child, item, seen),
+                )?
             };
             if !ok {
                 valid = false;

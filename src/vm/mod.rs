@@ -37,9 +37,9 @@ pub(crate) use annotations::Evaluated;
 pub use budget::Budget;
 pub(crate) use budget::Meter;
 
-use crate::error::{ErrorKind, Exhausted, ValidationError};
-use crate::location::{InstanceLocation, PathSegment};
 use crate::FormatFn;
+use crate::error::{ErrorData, ErrorKind, Exhausted, ValidationError};
+use crate::location::{InstanceLocation, PathSegment};
 
 /// The outcome of one check: `Ok(valid)` or an exhausted budget.
 pub(crate) type Flow = Result<bool, Exhausted>;
@@ -158,7 +158,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// Evaluates node `id` against `v`. With `TRACK`, what it evaluated is
     /// added to `ev` (only meaningful when the node passes).
-    pub(crate) fn node<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+    pub(crate) fn node<const TRACK: bool>(
+        &mut self,
+        id: NodeId,
+        v: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Flow {
         let node = self.program.node(id);
         let flags = node.flags();
         if flags.contains(NodeFlags::ALWAYS_VALID) {
@@ -168,12 +173,18 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             return Ok(false);
         }
         self.meter.enter()?;
-        let dynamic = self.program.flags().uses_dynamic_scope && self.scope.last() != Some(&node.resource());
+        let dynamic =
+            self.program.flags().uses_dynamic_scope && self.scope.last() != Some(&node.resource());
         if dynamic {
             self.scope.push(node.resource());
         }
-        let previous = if M::COLLECT { std::mem::replace(&mut self.current, id) } else { id };
-        let tracks = flags.contains(NodeFlags::TRACKS_PROPERTIES) || flags.contains(NodeFlags::TRACKS_ITEMS);
+        let previous = if M::COLLECT {
+            std::mem::replace(&mut self.current, id)
+        } else {
+            id
+        };
+        let tracks =
+            flags.contains(NodeFlags::TRACKS_PROPERTIES) || flags.contains(NodeFlags::TRACKS_ITEMS);
         let result = if tracks {
             let mut own = Evaluated::default();
             let r = self.run::<true>(id, v, &mut own);
@@ -209,7 +220,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 
     #[inline]
-    fn instr<const TRACK: bool>(&mut self, instr: &Instr, v: &'v Value, ev: &mut Evaluated) -> Flow {
+    fn instr<const TRACK: bool>(
+        &mut self,
+        instr: &Instr,
+        v: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Flow {
         let p = self.program;
         match *instr {
             Instr::Fail => {
@@ -240,9 +256,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             Instr::AllOf(list) => {
                 let mut valid = true;
                 for (i, &child) in p.list(list).iter().enumerate() {
-                    let ok = self.descend(&[KeywordStep::Word("allOf"), KeywordStep::Index(i)], None, |vm| {
-                        vm.node::<TRACK>(child, v, ev)
-                    })?;
+                    let ok = self.descend(
+                        &[KeywordStep::Word("allOf"), KeywordStep::Index(i)],
+                        None,
+                        |vm| vm.node::<TRACK>(child, v, ev),
+                    )?;
                     if !ok {
                         valid = false;
                         if !self.collecting() {
@@ -255,7 +273,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             Instr::AnyOf(list) => self.any_of::<TRACK>(p.list(list), v, ev),
             Instr::OneOf(list) => self.one_of::<TRACK>(p.list(list), v, ev),
             Instr::Not(child) => {
-                let matched = self.quietly(|vm| vm.node::<false>(child, v, &mut Evaluated::default()))?;
+                let matched = self.quietly(|vm| vm.node::<false>(child, v, ev))?;
                 if matched && self.collecting() {
                     self.report(&["not"], ErrorKind::Not, None);
                 }
@@ -266,24 +284,37 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if !TRACK && c.then.is_none() && c.otherwise.is_none() {
                     return Ok(true);
                 }
-                let mut test_ev = Evaluated::default();
-                let passed = self.quietly(|vm| vm.node::<TRACK>(c.test, v, &mut test_ev))?;
-                if TRACK && passed {
-                    ev.merge(&test_ev);
-                }
-                let (branch, keyword) = if passed { (c.then, "then") } else { (c.otherwise, "else") };
+                let passed = if TRACK {
+                    let mut test_ev = Evaluated::default();
+                    let passed = self.quietly(|vm| vm.node::<true>(c.test, v, &mut test_ev))?;
+                    if passed {
+                        ev.merge(&test_ev);
+                    }
+                    passed
+                } else {
+                    self.quietly(|vm| vm.node::<false>(c.test, v, ev))?
+                };
+                let (branch, keyword) = if passed {
+                    (c.then, "then")
+                } else {
+                    (c.otherwise, "else")
+                };
                 match branch {
-                    Some(node) => self.descend(&[KeywordStep::Word(keyword)], None, |vm| vm.node::<TRACK>(node, v, ev)),
+                    Some(node) => self.descend(&[KeywordStep::Word(keyword)], None, |vm| {
+                        vm.node::<TRACK>(node, v, ev)
+                    }),
                     None => Ok(true),
                 }
             }
-            Instr::Ref(target) => {
-                self.descend(&[KeywordStep::Word("$ref")], None, |vm| vm.node::<TRACK>(target, v, ev))
-            }
+            Instr::Ref(target) => self.descend(&[KeywordStep::Word("$ref")], None, |vm| {
+                vm.node::<TRACK>(target, v, ev)
+            }),
             Instr::DynamicRef(id) => {
                 let d = p.dynamic_ref(id);
                 let target = self.resolve_dynamic(d);
-                self.descend(&[KeywordStep::Word(d.keyword)], None, |vm| vm.node::<TRACK>(target, v, ev))
+                self.descend(&[KeywordStep::Word(d.keyword)], None, |vm| {
+                    vm.node::<TRACK>(target, v, ev)
+                })
             }
             Instr::Content(id) => match v {
                 Value::String(s) => self.check_content(p.content(id), s),
@@ -306,7 +337,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         for &res in &self.scope {
             let r = self.program.resource(res);
             let found = match &d.anchor {
-                Some(name) => r.dynamic_anchors.iter().find(|(a, _)| a == name).map(|(_, n)| *n),
+                Some(name) => r
+                    .dynamic_anchors
+                    .iter()
+                    .find(|(a, _)| a == name)
+                    .map(|(_, n)| *n),
                 None => r.recursive_anchor,
             };
             if let Some(node) = found {
@@ -316,15 +351,23 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         d.fallback
     }
 
-    fn any_of<const TRACK: bool>(&mut self, list: &'p [NodeId], v: &'v Value, ev: &mut Evaluated) -> Flow {
+    fn any_of<const TRACK: bool>(
+        &mut self,
+        list: &'p [NodeId],
+        v: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Flow {
         let mut any = false;
         let mark = self.errors.len();
         let mut branches = Vec::new();
         for (i, &child) in list.iter().enumerate() {
             let mut branch_ev = Evaluated::default();
-            let ok = self.descend(&[KeywordStep::Word("anyOf"), KeywordStep::Index(i)], None, |vm| {
-                vm.node::<TRACK>(child, v, &mut branch_ev)
-            })?;
+            let target = if TRACK { &mut branch_ev } else { &mut *ev };
+            let ok = self.descend(
+                &[KeywordStep::Word("anyOf"), KeywordStep::Index(i)],
+                None,
+                |vm| vm.node::<TRACK>(child, v, target),
+            )?;
             if ok {
                 any = true;
                 if TRACK {
@@ -345,16 +388,24 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         Ok(any)
     }
 
-    fn one_of<const TRACK: bool>(&mut self, list: &'p [NodeId], v: &'v Value, ev: &mut Evaluated) -> Flow {
+    fn one_of<const TRACK: bool>(
+        &mut self,
+        list: &'p [NodeId],
+        v: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Flow {
         let mark = self.errors.len();
         let mut matched = Vec::new();
         let mut matched_ev = Evaluated::default();
         let mut branches = Vec::new();
         for (i, &child) in list.iter().enumerate() {
             let mut branch_ev = Evaluated::default();
-            let ok = self.descend(&[KeywordStep::Word("oneOf"), KeywordStep::Index(i)], None, |vm| {
-                vm.node::<TRACK>(child, v, &mut branch_ev)
-            })?;
+            let target = if TRACK { &mut branch_ev } else { &mut *ev };
+            let ok = self.descend(
+                &[KeywordStep::Word("oneOf"), KeywordStep::Index(i)],
+                None,
+                |vm| vm.node::<TRACK>(child, v, target),
+            )?;
             if ok {
                 matched.push(i);
                 if matched.len() > 1 && !self.collecting() {
@@ -395,7 +446,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// Evaluates `node` against a value that is not part of the instance
     /// (a property name, decoded content). Errors, if recorded, are
     /// returned for the caller to place.
-    fn detached(&mut self, node: NodeId, value: &Value) -> Result<(bool, Vec<ValidationError>), Exhausted> {
+    fn detached(
+        &mut self,
+        node: NodeId,
+        value: &Value,
+    ) -> Result<(bool, Vec<ValidationError>), Exhausted> {
         let mut sub: Vm<'p, '_, M> = Vm {
             program: self.program,
             formats: self.formats,
@@ -421,20 +476,25 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         self.errors.push(error);
     }
 
-    fn make_error(&self, keyword: &[&str], kind: ErrorKind, found: Option<String>) -> ValidationError {
+    fn make_error(
+        &self,
+        keyword: &[&str],
+        kind: ErrorKind,
+        found: Option<String>,
+    ) -> ValidationError {
         let mut keyword_location = render_keyword_path(&self.keyword_path);
         let mut absolute = self.program.node(self.current).location().to_string();
         for k in keyword {
             schemavm_compiler::pointer::push(&mut keyword_location, k);
             schemavm_compiler::pointer::push(&mut absolute, k);
         }
-        ValidationError {
+        ValidationError::new(ErrorData {
             instance_location: self.instance_location(),
             keyword_location,
             absolute_keyword_location: absolute,
             kind,
             found,
-        }
+        })
     }
 
     fn instance_location(&self) -> InstanceLocation {
@@ -456,8 +516,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         errors
             .into_iter()
             .map(|mut e| {
-                e.instance_location = base.instance_location.join(&e.instance_location);
-                e.keyword_location = format!("{}{}", base.keyword_location, e.keyword_location);
+                e.0.instance_location = base.0.instance_location.join(&e.0.instance_location);
+                e.0.keyword_location =
+                    format!("{}{}", base.0.keyword_location, e.0.keyword_location);
                 e
             })
             .collect()

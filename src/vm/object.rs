@@ -1,11 +1,30 @@
 //! The fused object instruction and `unevaluatedProperties`.
+//!
+//! One pass over the instance's properties looks each name up in the
+//! schema's [`KeyTable`](schemavm_compiler::lookup::KeyTable) and applies
+//! `properties`, `patternProperties`, `additionalProperties` and
+//! `propertyNames`. Property schemas flagged
+//! [`NodeFlags::CHEAP`] are checked during the pass; the others are
+//! deferred until the pass, `required` and the dependency checks are done,
+//! so a failing discriminator or missing property rejects the object
+//! before any large sibling is walked (which matters most inside
+//! `oneOf`/`anyOf`).
 
 use serde_json::{Map, Value};
+use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{NodeFlags, NodeId, ObjectChecks};
 
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Vm};
 use crate::error::{ErrorKind, Exhausted};
+
+/// A `properties` check postponed to the end of the scan.
+struct Deferred<'p, 'v> {
+    name: &'p str,
+    key: &'v str,
+    value: &'v Value,
+    node: NodeId,
+}
 
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     pub(super) fn check_object<const TRACK: bool>(
@@ -23,7 +42,14 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if !self.collecting() {
                     return Ok(false);
                 }
-                self.report(&["minProperties"], ErrorKind::MinProperties { limit: min, count: len }, None);
+                self.report(
+                    &["minProperties"],
+                    ErrorKind::MinProperties {
+                        limit: min,
+                        count: len,
+                    },
+                    None,
+                );
             }
         }
         if let Some(max) = c.max_properties {
@@ -32,14 +58,22 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if !self.collecting() {
                     return Ok(false);
                 }
-                self.report(&["maxProperties"], ErrorKind::MaxProperties { limit: max, count: len }, None);
+                self.report(
+                    &["maxProperties"],
+                    ErrorKind::MaxProperties {
+                        limit: max,
+                        count: len,
+                    },
+                    None,
+                );
             }
         }
         let mut required_seen = 0usize;
+        let mut deferred: SmallVec<[Deferred<'p, 'v>; 4]> = SmallVec::new();
         if c.scans || TRACK {
             for (i, (key, value)) in map.iter().enumerate() {
                 self.meter.charge(1)?;
-                let (ok, evaluated, required) = self.property::<TRACK>(c, key, value)?;
+                let (ok, evaluated, required) = self.property(c, key, value, ev, &mut deferred)?;
                 required_seen += usize::from(required);
                 if TRACK && evaluated {
                     ev.props.set(i);
@@ -66,12 +100,50 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
             for &r in c.required.iter() {
                 if let Some(name) = c.names.key(r).filter(|name| !map.contains_key(*name)) {
-                    self.report(&["required"], ErrorKind::Required { missing: name.to_string() }, None);
+                    self.report(
+                        &["required"],
+                        ErrorKind::Required {
+                            missing: name.to_string(),
+                        },
+                        None,
+                    );
                 }
             }
         }
+        if !self.dependencies::<TRACK>(c, map, whole, ev)? {
+            valid = false;
+            if !self.collecting() {
+                return Ok(false);
+            }
+        }
+        for d in deferred {
+            let ok = self.descend(
+                &[KeywordStep::Word("properties"), KeywordStep::Word(d.name)],
+                Some(InstanceStep::Key(d.key)),
+                |vm| vm.node::<false>(d.node, d.value, ev),
+            )?;
+            if !ok {
+                valid = false;
+                if !self.collecting() {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(valid)
+    }
+
+    /// `dependentRequired`, `dependentSchemas` and `dependencies`.
+    fn dependencies<const TRACK: bool>(
+        &mut self,
+        c: &'p ObjectChecks,
+        map: &'v Map<String, Value>,
+        whole: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Flow {
+        let mut valid = true;
         for &trigger in c.dependents.iter() {
-            let (Some(name), Some(entry)) = (c.names.key(trigger), c.entries.get(trigger as usize)) else {
+            let (Some(name), Some(entry)) = (c.names.key(trigger), c.entries.get(trigger as usize))
+            else {
                 continue;
             };
             if !map.contains_key(name) {
@@ -84,14 +156,22 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     if !self.collecting() {
                         return Ok(false);
                     }
-                    let kind = ErrorKind::DependentRequired { property: name.to_string(), missing: missing.to_string() };
+                    let kind = ErrorKind::DependentRequired {
+                        property: name.to_string(),
+                        missing: missing.to_string(),
+                    };
                     self.report(&["dependentRequired", name], kind, None);
                 }
             }
             for &schema in entry.dependent_schemas.iter() {
-                let ok = self.descend(&[KeywordStep::Word("dependentSchemas"), KeywordStep::Word(name)], None, |vm| {
-                    vm.node::<TRACK>(schema, whole, ev)
-                })?;
+                let ok = self.descend(
+                    &[
+                        KeywordStep::Word("dependentSchemas"),
+                        KeywordStep::Word(name),
+                    ],
+                    None,
+                    |vm| vm.node::<TRACK>(schema, whole, ev),
+                )?;
                 if !ok {
                     valid = false;
                     if !self.collecting() {
@@ -103,14 +183,17 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         Ok(valid)
     }
 
-    /// Checks one property against `properties`, `patternProperties`,
-    /// `additionalProperties` and `propertyNames`. Returns (valid,
-    /// evaluated by one of the first three, is a required name).
-    fn property<const TRACK: bool>(
+    /// Checks one property against `properties` (deferring expensive
+    /// schemas), `patternProperties`, `additionalProperties` and
+    /// `propertyNames`. Returns (valid so far, evaluated by one of the
+    /// first three, is a required name).
+    fn property(
         &mut self,
         c: &'p ObjectChecks,
         key: &'v str,
         value: &'v Value,
+        ev: &mut Evaluated,
+        deferred: &mut SmallVec<[Deferred<'p, 'v>; 4]>,
     ) -> Result<(bool, bool, bool), Exhausted> {
         let mut valid = true;
         let mut evaluated = false;
@@ -121,11 +204,22 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 required = entry.required;
                 if let Some(node) = entry.schema {
                     evaluated = true;
-                    valid &= self.descend(&[KeywordStep::Word("properties"), KeywordStep::Word(name)], at, |vm| {
-                        vm.node::<false>(node, value, &mut Evaluated::default())
-                    })?;
-                    if !valid && !self.collecting() {
-                        return Ok((false, evaluated, required));
+                    if self.program.node(node).flags().contains(NodeFlags::CHEAP) {
+                        valid &= self.descend(
+                            &[KeywordStep::Word("properties"), KeywordStep::Word(name)],
+                            at,
+                            |vm| vm.node::<false>(node, value, ev),
+                        )?;
+                        if !valid && !self.collecting() {
+                            return Ok((false, evaluated, required));
+                        }
+                    } else {
+                        deferred.push(Deferred {
+                            name,
+                            key,
+                            value,
+                            node,
+                        });
                     }
                 }
             }
@@ -138,9 +232,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
             evaluated = true;
             valid &= self.descend(
-                &[KeywordStep::Word("patternProperties"), KeywordStep::Word(regex.pattern())],
+                &[
+                    KeywordStep::Word("patternProperties"),
+                    KeywordStep::Word(regex.pattern()),
+                ],
                 at,
-                |vm| vm.node::<false>(node, value, &mut Evaluated::default()),
+                |vm| vm.node::<false>(node, value, ev),
             )?;
             if !valid && !self.collecting() {
                 return Ok((false, evaluated, required));
@@ -149,7 +246,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if !evaluated {
             if let Some(node) = c.additional {
                 evaluated = true;
-                valid &= self.extra_property(c, c.additional_keyword, node, key, value)?;
+                valid &= self.extra_property(c, node, key, value, ev)?;
                 if !valid && !self.collecting() {
                     return Ok((false, evaluated, required));
                 }
@@ -157,11 +254,16 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
         if let Some(node) = c.property_names {
             let name = Value::String(key.to_string());
-            let (ok, errors) = self.descend(&[KeywordStep::Word("propertyNames")], at, |vm| vm.detached(node, &name))?;
+            let (ok, errors) = self.descend(&[KeywordStep::Word("propertyNames")], at, |vm| {
+                vm.detached(node, &name)
+            })?;
             if !ok {
                 valid = false;
                 if self.collecting() {
-                    let kind = ErrorKind::PropertyName { name: key.to_string(), errors: self.adopt(&[], errors) };
+                    let kind = ErrorKind::PropertyName {
+                        name: key.to_string(),
+                        errors: self.adopt(&[], errors),
+                    };
                     self.descend(&[], at, |vm| vm.report(&["propertyNames"], kind, None));
                 }
             }
@@ -170,18 +272,24 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 
     /// A property no `properties`/`patternProperties` entry covers, checked
-    /// against `node` (the `additionalProperties` or `unevaluatedProperties`
-    /// schema).
+    /// against `node` (the `additionalProperties` schema, or a statically
+    /// resolved `unevaluatedProperties`).
     fn extra_property(
         &mut self,
         c: &'p ObjectChecks,
-        keyword: &'static str,
         node: NodeId,
         key: &'v str,
         value: &'v Value,
+        ev: &mut Evaluated,
     ) -> Flow {
+        let keyword = c.additional_keyword;
         let at = Some(InstanceStep::Key(key));
-        if self.program.node(node).flags().contains(NodeFlags::ALWAYS_INVALID) {
+        if self
+            .program
+            .node(node)
+            .flags()
+            .contains(NodeFlags::ALWAYS_INVALID)
+        {
             if self.collecting() {
                 let allowed = c
                     .names
@@ -190,16 +298,23 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     .filter(|(_, e)| e.schema.is_some())
                     .map(|(k, _)| k.to_string())
                     .collect();
-                let kind = ErrorKind::UnexpectedProperty { keyword, name: key.to_string(), allowed };
+                let kind = ErrorKind::UnexpectedProperty {
+                    keyword,
+                    name: key.to_string(),
+                    allowed,
+                };
                 self.descend(&[], at, |vm| vm.report(&[keyword], kind, None));
             }
             return Ok(false);
         }
-        self.descend(&[KeywordStep::Word(keyword)], at, |vm| vm.node::<false>(node, value, &mut Evaluated::default()))
+        self.descend(&[KeywordStep::Word(keyword)], at, |vm| {
+            vm.node::<false>(node, value, ev)
+        })
     }
 
     /// `unevaluatedProperties`: properties nothing else evaluated must
-    /// pass `child`.
+    /// pass `child`. Runs last in a tracking node, whose `ev` holds what
+    /// the other keywords evaluated.
     pub(super) fn unevaluated_properties(
         &mut self,
         child: NodeId,
@@ -221,12 +336,15 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         name: key.to_string(),
                         allowed: Vec::new(),
                     };
-                    self.descend(&[], at, |vm| vm.report(&["unevaluatedProperties"], kind, None));
+                    self.descend(&[], at, |vm| {
+                        vm.report(&["unevaluatedProperties"], kind, None)
+                    });
                 }
                 false
             } else {
+                let seen = &mut *ev;
                 self.descend(&[KeywordStep::Word("unevaluatedProperties")], at, |vm| {
-                    vm.node::<false>(child, value, &mut Evaluated::default())
+                    vm.node::<false>(child, value, seen)
                 })?
             };
             if ok {

@@ -3,28 +3,58 @@
 
 use serde_json::{Number, Value};
 
-use schemavm_compiler::bytecode::{ContentChecks, EnumSet, FormatCheck, NumberChecks, StringChecks};
+use schemavm_compiler::bytecode::{
+    ContentChecks, EnumSet, FormatCheck, NumberChecks, StringChecks,
+};
 use schemavm_compiler::number::Num;
 use schemavm_compiler::value::{self, JsonType, TypeSet};
 
 use super::{Flow, Mode, Vm};
-use crate::error::{preview, ErrorKind, Exhausted};
+use crate::error::{ErrorKind, Exhausted, preview};
 
 /// Most enum values quoted in an error message.
 const ENUM_SHOWN: usize = 20;
 
-fn number_value(n: Num) -> Value {
+/// A number for an error message, as JSON.
+fn number_value(n: &Num) -> Value {
     match n {
-        Num::Int(i) => {
-            if let Ok(u) = u64::try_from(i) {
-                Value::from(u)
-            } else if let Ok(s) = i64::try_from(i) {
-                Value::from(s)
-            } else {
-                Value::Null
-            }
+        Num::Int(i) => match (u64::try_from(*i), i64::try_from(*i)) {
+            (Ok(u), _) => Value::from(u),
+            (_, Ok(s)) => Value::from(s),
+            _ => n
+                .to_string()
+                .parse::<Number>()
+                .map(Value::Number)
+                .unwrap_or(Value::Null),
+        },
+        Num::Float(f) => Number::from_f64(*f)
+            .map(Value::Number)
+            .unwrap_or(Value::Null),
+        Num::Dec(_) => n
+            .to_string()
+            .parse::<Number>()
+            .map(Value::Number)
+            .unwrap_or(Value::Null),
+    }
+}
+
+/// One numeric bound of [`NumberChecks`].
+struct Bound<'p> {
+    limit: Option<&'p Num>,
+    keyword: &'static str,
+    exclusive: bool,
+    lower: bool,
+}
+
+impl Bound<'_> {
+    /// Whether an instance comparing `order` to the limit satisfies it.
+    fn admits(&self, order: std::cmp::Ordering) -> bool {
+        match (self.lower, self.exclusive) {
+            (true, false) => order.is_ge(),
+            (true, true) => order.is_gt(),
+            (false, false) => order.is_le(),
+            (false, true) => order.is_lt(),
         }
-        Num::Float(f) => Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null),
     }
 }
 
@@ -36,12 +66,21 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
         if self.collecting() {
             let found = match JsonType::of(v) {
-                JsonType::Integer if self.program.flags().strict_integers && !(v.is_u64() || v.is_i64()) => {
+                JsonType::Integer
+                    if self.program.flags().strict_integers && !(v.is_u64() || v.is_i64()) =>
+                {
                     JsonType::Number
                 }
                 t => t,
             };
-            self.report(&["type"], ErrorKind::Type { expected: types.iter().collect(), found }, None);
+            self.report(
+                &["type"],
+                ErrorKind::Type {
+                    expected: types.iter().collect(),
+                    found,
+                },
+                None,
+            );
         }
         Ok(false)
     }
@@ -53,7 +92,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             return Ok(true);
         }
         if self.collecting() {
-            self.report(&["const"], ErrorKind::Const { expected: expected.clone() }, Some(preview(v)));
+            self.report(
+                &["const"],
+                ErrorKind::Const {
+                    expected: expected.clone(),
+                },
+                Some(preview(v)),
+            );
         }
         Ok(false)
     }
@@ -69,40 +114,82 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         };
         if !found && self.collecting() {
             let allowed = set.values.iter().take(ENUM_SHOWN).cloned().collect();
-            self.report(&["enum"], ErrorKind::Enum { allowed, total: set.values.len() }, Some(preview(v)));
+            self.report(
+                &["enum"],
+                ErrorKind::Enum {
+                    allowed,
+                    total: set.values.len(),
+                },
+                Some(preview(v)),
+            );
         }
         Ok(found)
     }
 
     pub(super) fn check_number(&mut self, c: &'p NumberChecks, n: &'v Number) -> Flow {
         let x = Num::from_json(n);
+        self.meter.charge(x.work())?;
         let mut valid = true;
-        let (min_kw, max_kw) = if c.draft4_exclusive { ("minimum", "maximum") } else { ("exclusiveMinimum", "exclusiveMaximum") };
-        let checks: [(Option<Num>, fn(std::cmp::Ordering) -> bool, &'static str, bool, bool); 4] = [
-            (c.minimum, |o| o.is_ge(), "minimum", false, true),
-            (c.exclusive_minimum, |o| o.is_gt(), min_kw, true, true),
-            (c.maximum, |o| o.is_le(), "maximum", false, false),
-            (c.exclusive_maximum, |o| o.is_lt(), max_kw, true, false),
+        let (min_kw, max_kw) = if c.draft4_exclusive {
+            ("minimum", "maximum")
+        } else {
+            ("exclusiveMinimum", "exclusiveMaximum")
+        };
+        let bounds = [
+            Bound {
+                limit: c.minimum.as_ref(),
+                keyword: "minimum",
+                exclusive: false,
+                lower: true,
+            },
+            Bound {
+                limit: c.exclusive_minimum.as_ref(),
+                keyword: min_kw,
+                exclusive: true,
+                lower: true,
+            },
+            Bound {
+                limit: c.maximum.as_ref(),
+                keyword: "maximum",
+                exclusive: false,
+                lower: false,
+            },
+            Bound {
+                limit: c.exclusive_maximum.as_ref(),
+                keyword: max_kw,
+                exclusive: true,
+                lower: false,
+            },
         ];
-        for (bound, ok, keyword, exclusive, lower) in checks {
-            let Some(bound) = bound else { continue };
-            if ok(x.compare(bound)) {
+        for b in bounds {
+            let Some(limit) = b.limit else { continue };
+            if b.admits(x.compare(limit)) {
                 continue;
             }
             valid = false;
             if !self.collecting() {
                 return Ok(false);
             }
-            let limit = number_value(bound);
-            let kind = if lower { ErrorKind::Minimum { limit, exclusive } } else { ErrorKind::Maximum { limit, exclusive } };
-            self.report(&[keyword], kind, Some(n.to_string()));
+            let (limit, exclusive) = (number_value(limit), b.exclusive);
+            let kind = if b.lower {
+                ErrorKind::Minimum { limit, exclusive }
+            } else {
+                ErrorKind::Maximum { limit, exclusive }
+            };
+            self.report(&[b.keyword], kind, Some(n.to_string()));
         }
-        if let Some(divisor) = c.multiple_of {
-            self.meter.charge(8)?;
+        if let Some(divisor) = &c.multiple_of {
+            self.meter.charge(8 + x.work())?;
             if !x.is_multiple_of(divisor) {
                 valid = false;
                 if self.collecting() {
-                    self.report(&["multipleOf"], ErrorKind::MultipleOf { divisor: number_value(divisor) }, Some(n.to_string()));
+                    self.report(
+                        &["multipleOf"],
+                        ErrorKind::MultipleOf {
+                            divisor: number_value(divisor),
+                        },
+                        Some(n.to_string()),
+                    );
                 }
             }
         }
@@ -124,7 +211,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     return Ok(false);
                 }
                 let length = chars();
-                self.report(&["minLength"], ErrorKind::MinLength { limit: min, length }, Some(preview(&Value::from(s))));
+                self.report(
+                    &["minLength"],
+                    ErrorKind::MinLength { limit: min, length },
+                    Some(preview(&Value::from(s))),
+                );
             }
         }
         if let Some(max) = c.max_length {
@@ -134,7 +225,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     return Ok(false);
                 }
                 let length = chars();
-                self.report(&["maxLength"], ErrorKind::MaxLength { limit: max, length }, Some(preview(&Value::from(s))));
+                self.report(
+                    &["maxLength"],
+                    ErrorKind::MaxLength { limit: max, length },
+                    Some(preview(&Value::from(s))),
+                );
             }
         }
         if let Some(id) = c.pattern {
@@ -146,7 +241,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if !self.collecting() {
                     return Ok(false);
                 }
-                self.report(&["pattern"], ErrorKind::Pattern { pattern: regex.pattern().to_string() }, Some(preview(&Value::from(s))));
+                self.report(
+                    &["pattern"],
+                    ErrorKind::Pattern {
+                        pattern: regex.pattern().to_string(),
+                    },
+                    Some(preview(&Value::from(s))),
+                );
             }
         }
         if let Some((check, name)) = &c.format {
@@ -158,7 +259,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             if !ok {
                 valid = false;
                 if self.collecting() {
-                    self.report(&["format"], ErrorKind::Format { format: name.to_string() }, Some(preview(&Value::from(s))));
+                    self.report(
+                        &["format"],
+                        ErrorKind::Format {
+                            format: name.to_string(),
+                        },
+                        Some(preview(&Value::from(s))),
+                    );
                 }
             }
         }
@@ -176,7 +283,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 None => {
                     if self.collecting() {
-                        self.report(&["contentEncoding"], ErrorKind::ContentEncoding { encoding: "base64".into() }, None);
+                        self.report(
+                            &["contentEncoding"],
+                            ErrorKind::ContentEncoding {
+                                encoding: "base64".into(),
+                            },
+                            None,
+                        );
                     }
                     return Ok(false);
                 }
@@ -190,11 +303,19 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let parsed: Option<Value> = serde_json::from_slice(bytes).ok();
         let Some(document) = parsed else {
             if self.collecting() {
-                self.report(&["contentMediaType"], ErrorKind::ContentMediaType { media_type: "application/json".into() }, None);
+                self.report(
+                    &["contentMediaType"],
+                    ErrorKind::ContentMediaType {
+                        media_type: "application/json".into(),
+                    },
+                    None,
+                );
             }
             return Ok(false);
         };
-        let Some(schema) = c.schema else { return Ok(true) };
+        let Some(schema) = c.schema else {
+            return Ok(true);
+        };
         let (ok, errors) = self.detached(schema, &document)?;
         if !ok && self.collecting() {
             let adopted = self.adopt(&["contentSchema"], errors);

@@ -5,7 +5,8 @@
 //!   that never moves to a child of the instance would evaluate forever;
 //!   it is a compile error naming the cycle.
 //! * Node flags: nodes with no instructions always pass; nodes starting
-//!   with [`Instr::Fail`] always fail.
+//!   with [`Instr::Fail`] always fail; nodes that never descend into the
+//!   instance or recurse are [`NodeFlags::CHEAP`].
 
 use crate::bytecode::*;
 use crate::error::{CompileError, CompileErrorKind};
@@ -19,7 +20,56 @@ pub(super) fn check_and_flag(program: &mut Program) -> Result<(), CompileError> 
             node.flags.insert(NodeFlags::ALWAYS_INVALID);
         }
     }
-    find_unguarded_cycle(program)
+    find_unguarded_cycle(program)?;
+    mark_cheap(program);
+    Ok(())
+}
+
+/// Rounds of the cheapness fixpoint; nodes not proven cheap by then are
+/// treated as expensive (the safe default).
+const CHEAP_ROUNDS: usize = 8;
+
+/// Flags nodes whose instructions are all scalar checks, or in-place
+/// applications of nodes already known to be cheap.
+fn mark_cheap(program: &mut Program) {
+    for _ in 0..CHEAP_ROUNDS {
+        let mut changed = false;
+        for i in 0..program.nodes.len() {
+            let id = NodeId(i as u32);
+            if program.node(id).flags.contains(NodeFlags::CHEAP) {
+                continue;
+            }
+            let cheap_node = |n: NodeId| program.node(n).flags.contains(NodeFlags::CHEAP);
+            let cheap = program.code(id).iter().all(|instr| match *instr {
+                Instr::Fail
+                | Instr::Type(_)
+                | Instr::Const(_)
+                | Instr::Enum(_)
+                | Instr::Number(_) => true,
+                Instr::String(_) => true,
+                Instr::Ref(n) | Instr::Not(n) => cheap_node(n),
+                Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => {
+                    program.list(l).iter().all(|n| cheap_node(*n))
+                }
+                Instr::Cond(c) => {
+                    let c = program.cond(c);
+                    cheap_node(c.test)
+                        && c.then.is_none_or(cheap_node)
+                        && c.otherwise.is_none_or(cheap_node)
+                }
+                _ => false,
+            });
+            if cheap {
+                if let Some(node) = program.nodes.get_mut(i) {
+                    node.flags.insert(NodeFlags::CHEAP);
+                }
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
 }
 
 /// The nodes `id` applies to the same instance location.
@@ -27,7 +77,9 @@ pub(crate) fn in_place_successors(program: &Program, id: NodeId, out: &mut Vec<N
     out.clear();
     for instr in program.code(id) {
         match *instr {
-            Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => out.extend_from_slice(program.list(l)),
+            Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => {
+                out.extend_from_slice(program.list(l))
+            }
             Instr::Not(n) | Instr::Ref(n) => out.push(n),
             Instr::Cond(c) => {
                 let c = program.cond(c);
@@ -41,7 +93,10 @@ pub(crate) fn in_place_successors(program: &Program, id: NodeId, out: &mut Vec<N
                 for r in &program.resources {
                     match &d.anchor {
                         Some(name) => out.extend(
-                            r.dynamic_anchors.iter().filter(|(n, _)| n == name).map(|(_, node)| *node),
+                            r.dynamic_anchors
+                                .iter()
+                                .filter(|(n, _)| n == name)
+                                .map(|(_, node)| *node),
                         ),
                         None => out.extend(r.recursive_anchor),
                     }
@@ -105,11 +160,16 @@ fn find_unguarded_cycle(program: &Program) -> Result<(), CompileError> {
                 }
                 Some(Color::Grey) => {
                     let begin = stack.iter().position(|(id, _, _)| *id == next).unwrap_or(0);
-                    let mut cycle: Vec<String> =
-                        stack[begin..].iter().map(|(id, _, _)| program.node(*id).location().to_string()).collect();
+                    let mut cycle: Vec<String> = stack[begin..]
+                        .iter()
+                        .map(|(id, _, _)| program.node(*id).location().to_string())
+                        .collect();
                     cycle.push(program.node(next).location().to_string());
                     let at = cycle.first().cloned().unwrap_or_default();
-                    return Err(CompileError::new(CompileErrorKind::UnguardedRecursion { cycle }, at));
+                    return Err(CompileError::new(
+                        CompileErrorKind::UnguardedRecursion { cycle },
+                        at,
+                    ));
                 }
                 _ => {}
             }

@@ -28,7 +28,13 @@ use crate::uri::AbsoluteUri;
 /// Compiles `schema` into a program.
 pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Program, CompileError> {
     let base = AbsoluteUri::parse(DEFAULT_BASE_URI).map_err(|e| {
-        CompileError::new(CompileErrorKind::InvalidUri { value: DEFAULT_BASE_URI.into(), reason: e.reason }, "")
+        CompileError::new(
+            CompileErrorKind::InvalidUri {
+                value: DEFAULT_BASE_URI.into(),
+                reason: e.reason,
+            },
+            "",
+        )
     })?;
     let (registry, root_res) = Registry::new(
         schema,
@@ -38,7 +44,10 @@ pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Program, Comp
         options.limits.max_schema_depth,
     )?;
     let mut lowerer = Lowerer::new(registry, options);
-    let root = lowerer.registry.resource_root(root_res).ok_or_else(|| internal("root"))?;
+    let root = lowerer
+        .registry
+        .resource_root(root_res)
+        .ok_or_else(|| internal("root"))?;
     let root = lowerer.node(root)?;
     lowerer.drain()?;
     lowerer.finish(root)
@@ -46,19 +55,36 @@ pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Program, Comp
 
 /// The dialect the root schema is written in (from `$schema`, or the
 /// default), without compiling anything else.
-pub fn root_dialect(schema: &Value, options: &CompileOptions) -> Result<(Draft, Vocabularies), CompileError> {
+pub fn root_dialect(
+    schema: &Value,
+    options: &CompileOptions,
+) -> Result<(Draft, Vocabularies), CompileError> {
     let base = AbsoluteUri::parse(DEFAULT_BASE_URI).map_err(|e| {
-        CompileError::new(CompileErrorKind::InvalidUri { value: DEFAULT_BASE_URI.into(), reason: e.reason }, "")
+        CompileError::new(
+            CompileErrorKind::InvalidUri {
+                value: DEFAULT_BASE_URI.into(),
+                reason: e.reason,
+            },
+            "",
+        )
     })?;
-    let (registry, _) =
-        Registry::new(schema, base, &options.resources, options.default_draft, options.limits.max_schema_depth)?;
+    let (registry, _) = Registry::new(
+        schema,
+        base,
+        &options.resources,
+        options.default_draft,
+        options.limits.max_schema_depth,
+    )?;
     let d = registry.root_dialect();
     Ok((d.draft, d.vocab))
 }
 
 fn internal(what: &str) -> CompileError {
     CompileError::new(
-        CompileErrorKind::InvalidKeyword { keyword: format!("(internal: {what})"), expected: "a consistent compiler state" },
+        CompileErrorKind::InvalidKeyword {
+            keyword: format!("(internal: {what})"),
+            expected: "a consistent compiler state",
+        },
         "",
     )
 }
@@ -135,7 +161,11 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         let max = self.options.limits.max_nodes;
         if self.nodes.len() >= max {
             return Err(CompileError::new(
-                CompileErrorKind::LimitExceeded { limit: "max_nodes", bound: self.nodes.len() as u64 + 1, max: max as u64 },
+                CompileErrorKind::LimitExceeded {
+                    limit: "max_nodes",
+                    bound: self.nodes.len() as u64 + 1,
+                    max: max as u64,
+                },
                 self.registry.location(&target.info),
             ));
         }
@@ -154,7 +184,12 @@ impl<'a, 'o> Lowerer<'a, 'o> {
     }
 
     /// The node of a direct subschema found under `path` of `parent`.
-    fn child(&mut self, parent: &SchemaInfo, path: &[&str], value: &'a Value) -> Result<NodeId, CompileError> {
+    fn child(
+        &mut self,
+        parent: &SchemaInfo,
+        path: &[&str],
+        value: &'a Value,
+    ) -> Result<NodeId, CompileError> {
         let info = match self.registry.info(value) {
             Some(info) => info.clone(),
             None => {
@@ -165,14 +200,20 @@ impl<'a, 'o> Lowerer<'a, 'o> {
                 info
             }
         };
-        self.node(Target { value, info, dynamic_anchor: None })
+        self.node(Target {
+            value,
+            info,
+            dynamic_anchor: None,
+        })
     }
 
     fn resource_id(&mut self, res: ResIdx) -> Result<ResourceId, CompileError> {
         if let Some(id) = self.resource_ids.get(&res) {
             return Ok(*id);
         }
-        let id = ResourceId(u32::try_from(self.resource_order.len()).map_err(|_| internal("resources"))?);
+        let id = ResourceId(
+            u32::try_from(self.resource_order.len()).map_err(|_| internal("resources"))?,
+        );
         self.resource_ids.insert(res, id);
         self.resource_order.push(res);
         Ok(id)
@@ -187,7 +228,10 @@ impl<'a, 'o> Lowerer<'a, 'o> {
                 let start = self.code.len();
                 let flags = self.lower(value, &info)?;
                 let end = self.code.len();
-                let node = self.nodes.get_mut(id.index()).ok_or_else(|| internal("node"))?;
+                let node = self
+                    .nodes
+                    .get_mut(id.index())
+                    .ok_or_else(|| internal("node"))?;
                 node.flags = flags;
                 node.code_start = u32::try_from(start).map_err(|_| internal("code size"))?;
                 node.code_end = u32::try_from(end).map_err(|_| internal("code size"))?;
@@ -212,11 +256,24 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             i += 1;
             for (name, value) in self.registry.dynamic_anchors(res) {
                 if self.dynamic_names.contains(&name) {
-                    let info = self.registry.info(value).cloned().ok_or_else(|| internal("anchor"))?;
-                    self.node(Target { value, info, dynamic_anchor: None })?;
+                    let info = self
+                        .registry
+                        .info(value)
+                        .cloned()
+                        .ok_or_else(|| internal("anchor"))?;
+                    self.node(Target {
+                        value,
+                        info,
+                        dynamic_anchor: None,
+                    })?;
                 }
             }
-            if self.uses_recursive_ref && self.registry.resource(res).is_some_and(|r| r.recursive_anchor) {
+            if self.uses_recursive_ref
+                && self
+                    .registry
+                    .resource(res)
+                    .is_some_and(|r| r.recursive_anchor)
+            {
                 if let Some(root) = self.registry.resource_root(res) {
                     self.node(root)?;
                 }
@@ -228,7 +285,10 @@ impl<'a, 'o> Lowerer<'a, 'o> {
     fn finish(self, root: NodeId) -> Result<Program, CompileError> {
         let mut resources = Vec::with_capacity(self.resource_order.len());
         for res in &self.resource_order {
-            let entry = self.registry.resource(*res).ok_or_else(|| internal("resource"))?;
+            let entry = self
+                .registry
+                .resource(*res)
+                .ok_or_else(|| internal("resource"))?;
             let mut dynamic_anchors = Vec::new();
             for (name, value) in self.registry.dynamic_anchors(*res) {
                 if let Some(id) = self.node_ids.get(&(value as *const Value)) {
@@ -263,7 +323,10 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             contents: self.contents,
             regexes: self.regexes,
             resources,
-            flags: ProgramFlags { uses_dynamic_scope, strict_integers: self.strict_integers },
+            flags: ProgramFlags {
+                uses_dynamic_scope,
+                strict_integers: self.strict_integers,
+            },
         };
         program.check_ids().map_err(|e| internal(&e))?;
         analysis::check_and_flag(&mut program)?;
@@ -288,13 +351,23 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             return Ok(*id);
         }
         let regex = Regex::new(pattern, &self.options.limits.regex).map_err(|error| {
-            CompileError::new(CompileErrorKind::InvalidRegex { pattern: pattern.to_string(), error }, at.clone())
+            CompileError::new(
+                CompileErrorKind::InvalidRegex {
+                    pattern: pattern.to_string(),
+                    error,
+                },
+                at.clone(),
+            )
         })?;
         self.regex_memory = self.regex_memory.saturating_add(regex.memory_usage());
         let max = self.options.limits.max_regex_memory;
         if self.regex_memory > max {
             return Err(CompileError::new(
-                CompileErrorKind::LimitExceeded { limit: "max_regex_memory", bound: self.regex_memory as u64, max: max as u64 },
+                CompileErrorKind::LimitExceeded {
+                    limit: "max_regex_memory",
+                    bound: self.regex_memory as u64,
+                    max: max as u64,
+                },
                 at,
             ));
         }
@@ -308,19 +381,31 @@ impl<'a, 'o> Lowerer<'a, 'o> {
     fn active(dialect: Dialect, kw: &str) -> bool {
         use Draft::*;
         let (since, until, vocab) = match kw {
-            "type" | "enum" | "multipleOf" | "maximum" | "minimum" | "exclusiveMaximum" | "exclusiveMinimum"
-            | "maxLength" | "minLength" | "pattern" | "maxItems" | "minItems" | "uniqueItems" | "maxProperties"
-            | "minProperties" | "required" => (Draft4, Draft202012, Vocabularies::VALIDATION),
+            "type" | "enum" | "multipleOf" | "maximum" | "minimum" | "exclusiveMaximum"
+            | "exclusiveMinimum" | "maxLength" | "minLength" | "pattern" | "maxItems"
+            | "minItems" | "uniqueItems" | "maxProperties" | "minProperties" | "required" => {
+                (Draft4, Draft202012, Vocabularies::VALIDATION)
+            }
             "const" => (Draft6, Draft202012, Vocabularies::VALIDATION),
-            "minContains" | "maxContains" | "dependentRequired" => (Draft201909, Draft202012, Vocabularies::VALIDATION),
-            "items" | "properties" | "patternProperties" | "additionalProperties" | "allOf" | "anyOf" | "oneOf"
+            "minContains" | "maxContains" | "dependentRequired" => {
+                (Draft201909, Draft202012, Vocabularies::VALIDATION)
+            }
+            "items"
+            | "properties"
+            | "patternProperties"
+            | "additionalProperties"
+            | "allOf"
+            | "anyOf"
+            | "oneOf"
             | "not" => (Draft4, Draft202012, Vocabularies::APPLICATOR),
             "additionalItems" => (Draft4, Draft201909, Vocabularies::APPLICATOR),
             "contains" | "propertyNames" => (Draft6, Draft202012, Vocabularies::APPLICATOR),
             "if" | "then" | "else" => (Draft7, Draft202012, Vocabularies::APPLICATOR),
             "dependentSchemas" => (Draft201909, Draft202012, Vocabularies::APPLICATOR),
             "prefixItems" => (Draft202012, Draft202012, Vocabularies::APPLICATOR),
-            "unevaluatedItems" | "unevaluatedProperties" => (Draft201909, Draft202012, Vocabularies::UNEVALUATED),
+            "unevaluatedItems" | "unevaluatedProperties" => {
+                (Draft201909, Draft202012, Vocabularies::UNEVALUATED)
+            }
             "$ref" => (Draft4, Draft202012, Vocabularies::CORE),
             "$recursiveRef" => (Draft201909, Draft201909, Vocabularies::CORE),
             "$dynamicRef" => (Draft202012, Draft202012, Vocabularies::CORE),

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::{internal, Lowerer};
+use super::{Lowerer, internal};
 use crate::bytecode::*;
 use crate::draft::Draft;
 use crate::error::{CompileError, CompileErrorKind};
@@ -16,8 +16,17 @@ use crate::registry::{SchemaInfo, Target};
 use crate::value::{self, JsonType, TypeSet};
 
 /// Keywords that apply subschemas to the same instance location.
-const IN_PLACE: &[&str] =
-    &["allOf", "anyOf", "oneOf", "if", "dependentSchemas", "dependencies", "$ref", "$dynamicRef", "$recursiveRef"];
+const IN_PLACE: &[&str] = &[
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "if",
+    "dependentSchemas",
+    "dependencies",
+    "$ref",
+    "$dynamicRef",
+    "$recursiveRef",
+];
 
 /// The keywords of one schema object that are in force in its dialect.
 struct Keywords<'a> {
@@ -27,7 +36,11 @@ struct Keywords<'a> {
 
 impl<'a> Keywords<'a> {
     fn get(&self, kw: &str) -> Option<&'a Value> {
-        if Lowerer::active(self.info.dialect, kw) { self.obj.get(kw) } else { None }
+        if Lowerer::active(self.info.dialect, kw) {
+            self.obj.get(kw)
+        } else {
+            None
+        }
     }
     fn draft(&self) -> Draft {
         self.info.dialect.draft
@@ -35,7 +48,13 @@ impl<'a> Keywords<'a> {
 }
 
 fn invalid(at: String, keyword: &str, expected: &'static str) -> CompileError {
-    CompileError::new(CompileErrorKind::InvalidKeyword { keyword: keyword.to_string(), expected }, at)
+    CompileError::new(
+        CompileErrorKind::InvalidKeyword {
+            keyword: keyword.to_string(),
+            expected,
+        },
+        at,
+    )
 }
 
 fn as_num(v: &Value) -> Option<Num> {
@@ -47,16 +66,16 @@ fn as_num(v: &Value) -> Option<Num> {
 
 /// A non-negative integer (`2.0` counts; huge values saturate).
 fn as_count(v: &Value) -> Option<u64> {
-    match as_num(v)? {
-        Num::Int(i) => u64::try_from(i).ok(),
-        Num::Float(f) if f >= 0.0 && f.fract() == 0.0 => Some(if f >= 1.8e19 { u64::MAX } else { f as u64 }),
-        Num::Float(_) => None,
-    }
+    as_num(v)?.as_count()
 }
 
 impl<'a> Lowerer<'a, '_> {
     /// Appends the instructions of one schema; returns the node's flags.
-    pub(super) fn lower(&mut self, value: &'a Value, info: &SchemaInfo) -> Result<NodeFlags, CompileError> {
+    pub(super) fn lower(
+        &mut self,
+        value: &'a Value,
+        info: &SchemaInfo,
+    ) -> Result<NodeFlags, CompileError> {
         let obj = match value {
             Value::Bool(true) => return Ok(NodeFlags::ALWAYS_VALID),
             Value::Bool(false) => {
@@ -65,10 +84,17 @@ impl<'a> Lowerer<'a, '_> {
             }
             Value::Object(obj) => obj,
             _ => {
-                return Err(invalid(self.registry.location(info), "(schema)", "a schema: an object or a boolean"));
+                return Err(invalid(
+                    self.registry.location(info),
+                    "(schema)",
+                    "a schema: an object or a boolean",
+                ));
             }
         };
-        let k = Keywords { obj, info: info.clone() };
+        let k = Keywords {
+            obj,
+            info: info.clone(),
+        };
         let mut flags = NodeFlags::default();
         if k.draft().ref_overrides_siblings() {
             if let Some(r) = k.get("$ref") {
@@ -137,7 +163,10 @@ impl<'a> Lowerer<'a, '_> {
             };
             let target: Target<'a> = self.registry.resolve(k.info.resource, reference, &at)?;
             let recursive = target.info.pointer.is_empty()
-                && self.registry.resource(target.info.resource).is_some_and(|r| r.recursive_anchor);
+                && self
+                    .registry
+                    .resource(target.info.resource)
+                    .is_some_and(|r| r.recursive_anchor);
             let fallback = self.node(target)?;
             if recursive {
                 self.uses_recursive_ref = true;
@@ -155,24 +184,37 @@ impl<'a> Lowerer<'a, '_> {
         fallback: NodeId,
         keyword: &'static str,
     ) -> Result<(), CompileError> {
-        let id = DynamicRefId(u32::try_from(self.dynamic_refs.len()).map_err(|_| internal("dynamic refs"))?);
-        self.dynamic_refs.push(DynamicRef { anchor: anchor.map(String::into_boxed_str), fallback, keyword });
+        let id = DynamicRefId(
+            u32::try_from(self.dynamic_refs.len()).map_err(|_| internal("dynamic refs"))?,
+        );
+        self.dynamic_refs.push(DynamicRef {
+            anchor: anchor.map(String::into_boxed_str),
+            fallback,
+            keyword,
+        });
         self.code.push(Instr::DynamicRef(id));
         Ok(())
     }
 
     fn lower_type(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
-        let Some(t) = k.get("type") else { return Ok(()) };
+        let Some(t) = k.get("type") else {
+            return Ok(());
+        };
         let at = || self.at(&k.info, "type");
         let expected = "a type name (null, boolean, integer, number, string, array, object) or an array of them";
         let mut set = TypeSet::EMPTY;
         match t {
             Value::String(name) => {
-                set = set.with(JsonType::from_name(name).ok_or_else(|| invalid(at(), "type", expected))?);
+                set = set.with(
+                    JsonType::from_name(name).ok_or_else(|| invalid(at(), "type", expected))?,
+                );
             }
             Value::Array(names) => {
                 for name in names {
-                    let t = name.as_str().and_then(JsonType::from_name).ok_or_else(|| invalid(at(), "type", expected))?;
+                    let t = name
+                        .as_str()
+                        .and_then(JsonType::from_name)
+                        .ok_or_else(|| invalid(at(), "type", expected))?;
                     set = set.with(t);
                 }
             }
@@ -232,7 +274,11 @@ impl<'a> Lowerer<'a, '_> {
             let max = self.options.limits.max_enum_values;
             if items.len() > max {
                 return Err(CompileError::new(
-                    CompileErrorKind::LimitExceeded { limit: "max_enum_values", bound: items.len() as u64, max: max as u64 },
+                    CompileErrorKind::LimitExceeded {
+                        limit: "max_enum_values",
+                        bound: items.len() as u64,
+                        max: max as u64,
+                    },
                     at,
                 ));
             }
@@ -261,7 +307,9 @@ impl<'a> Lowerer<'a, '_> {
         let num = |kw: &str| -> Result<Option<Num>, CompileError> {
             match k.get(kw) {
                 None => Ok(None),
-                Some(v) => as_num(v).map(Some).ok_or_else(|| invalid(self.at(&k.info, kw), kw, "a number")),
+                Some(v) => as_num(v)
+                    .map(Some)
+                    .ok_or_else(|| invalid(self.at(&k.info, kw), kw, "a number")),
             }
         };
         c.minimum = num("minimum")?;
@@ -287,9 +335,20 @@ impl<'a> Lowerer<'a, '_> {
             c.exclusive_maximum = num("exclusiveMaximum")?;
         }
         c.multiple_of = num("multipleOf")?;
-        if let Some(m) = c.multiple_of {
-            if m.compare(Num::Int(0)).is_le() {
-                return Err(invalid(self.at(&k.info, "multipleOf"), "multipleOf", "a number greater than 0"));
+        if let Some(m) = &c.multiple_of {
+            if m.compare(&Num::Int(0)).is_le() {
+                return Err(invalid(
+                    self.at(&k.info, "multipleOf"),
+                    "multipleOf",
+                    "a number greater than 0",
+                ));
+            }
+            if m.significant_digits() > crate::number::MAX_DIVISOR_DIGITS {
+                return Err(invalid(
+                    self.at(&k.info, "multipleOf"),
+                    "multipleOf",
+                    "a number with at most 37 significant digits",
+                ));
             }
         }
         if c.minimum.is_some()
@@ -308,12 +367,18 @@ impl<'a> Lowerer<'a, '_> {
     fn count(&self, k: &Keywords<'a>, kw: &str) -> Result<Option<u64>, CompileError> {
         match k.get(kw) {
             None => Ok(None),
-            Some(v) => as_count(v).map(Some).ok_or_else(|| invalid(self.at(&k.info, kw), kw, "a non-negative integer")),
+            Some(v) => as_count(v)
+                .map(Some)
+                .ok_or_else(|| invalid(self.at(&k.info, kw), kw, "a non-negative integer")),
         }
     }
 
     fn lower_string(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
-        let mut c = StringChecks { min_length: self.count(k, "minLength")?, max_length: self.count(k, "maxLength")?, ..Default::default() };
+        let mut c = StringChecks {
+            min_length: self.count(k, "minLength")?,
+            max_length: self.count(k, "maxLength")?,
+            ..Default::default()
+        };
         if let Some(p) = k.get("pattern") {
             let at = self.at(&k.info, "pattern");
             let Value::String(pattern) = p else {
@@ -328,13 +393,21 @@ impl<'a> Lowerer<'a, '_> {
             };
             let vocab = k.info.dialect.vocab;
             let asserted = vocab.contains(crate::draft::Vocabularies::FORMAT_ASSERTION)
-                || self.options.assert_formats.unwrap_or(k.draft() <= Draft::Draft7);
+                || self
+                    .options
+                    .assert_formats
+                    .unwrap_or(k.draft() <= Draft::Draft7);
             let custom = self.options.custom_formats.iter().position(|n| n == name);
             let check = match (custom, Format::from_name(name)) {
-                (Some(i), _) => Some(FormatCheck::Custom(u32::try_from(i).map_err(|_| internal("formats"))?)),
+                (Some(i), _) => Some(FormatCheck::Custom(
+                    u32::try_from(i).map_err(|_| internal("formats"))?,
+                )),
                 (None, Some(f)) => Some(FormatCheck::Builtin(f)),
                 (None, None) if self.options.strict_formats => {
-                    return Err(CompileError::new(CompileErrorKind::UnknownFormat { name: name.clone() }, at));
+                    return Err(CompileError::new(
+                        CompileErrorKind::UnknownFormat { name: name.clone() },
+                        at,
+                    ));
                 }
                 (None, None) => None,
             };
@@ -342,7 +415,11 @@ impl<'a> Lowerer<'a, '_> {
                 c.format = check.map(|check| (check, name.as_str().into()));
             }
         }
-        if c.min_length.is_some() || c.max_length.is_some() || c.pattern.is_some() || c.format.is_some() {
+        if c.min_length.is_some()
+            || c.max_length.is_some()
+            || c.pattern.is_some()
+            || c.format.is_some()
+        {
             let id = StringId(u32::try_from(self.strings.len()).map_err(|_| internal("strings"))?);
             self.strings.push(c);
             self.code.push(Instr::String(id));
@@ -350,7 +427,11 @@ impl<'a> Lowerer<'a, '_> {
         Ok(())
     }
 
-    fn schema_list(&mut self, k: &Keywords<'a>, kw: &'static str) -> Result<Option<Vec<NodeId>>, CompileError> {
+    fn schema_list(
+        &mut self,
+        k: &Keywords<'a>,
+        kw: &'static str,
+    ) -> Result<Option<Vec<NodeId>>, CompileError> {
         let Some(v) = k.get(kw) else { return Ok(None) };
         let Value::Array(items) = v else {
             return Err(invalid(self.at(&k.info, kw), kw, "an array of schemas"));
@@ -362,13 +443,22 @@ impl<'a> Lowerer<'a, '_> {
         Ok(Some(out))
     }
 
-    fn schema_at(&mut self, k: &Keywords<'a>, path: &[&str], v: &'a Value) -> Result<NodeId, CompileError> {
+    fn schema_at(
+        &mut self,
+        k: &Keywords<'a>,
+        path: &[&str],
+        v: &'a Value,
+    ) -> Result<NodeId, CompileError> {
         if !(v.is_object() || v.is_boolean()) {
             let mut at = self.registry.location(&k.info);
             for p in path {
                 crate::pointer::push(&mut at, p);
             }
-            return Err(invalid(at, path.first().copied().unwrap_or(""), "a schema: an object or a boolean"));
+            return Err(invalid(
+                at,
+                path.first().copied().unwrap_or(""),
+                "a schema: an object or a boolean",
+            ));
         }
         self.child(&k.info, path, v)
     }
@@ -382,7 +472,11 @@ impl<'a> Lowerer<'a, '_> {
 
     /// Lowers array keywords; returns the `unevaluatedItems` node when it
     /// must be tracked at run time.
-    fn lower_array(&mut self, k: &Keywords<'a>, in_place: bool) -> Result<Option<NodeId>, CompileError> {
+    fn lower_array(
+        &mut self,
+        k: &Keywords<'a>,
+        in_place: bool,
+    ) -> Result<Option<NodeId>, CompileError> {
         let mut c = ArrayChecks {
             min_items: self.count(k, "minItems")?,
             max_items: self.count(k, "maxItems")?,
@@ -393,7 +487,13 @@ impl<'a> Lowerer<'a, '_> {
         c.unique_items = match k.get("uniqueItems") {
             None => false,
             Some(Value::Bool(b)) => *b,
-            Some(_) => return Err(invalid(self.at(&k.info, "uniqueItems"), "uniqueItems", "a boolean")),
+            Some(_) => {
+                return Err(invalid(
+                    self.at(&k.info, "uniqueItems"),
+                    "uniqueItems",
+                    "a boolean",
+                ));
+            }
         };
         if k.draft() >= Draft::Draft202012 {
             if let Some(prefix) = self.schema_list(k, "prefixItems")? {
@@ -403,7 +503,10 @@ impl<'a> Lowerer<'a, '_> {
         } else {
             match k.get("items") {
                 Some(Value::Array(_)) => {
-                    c.prefix = self.schema_list(k, "items")?.unwrap_or_default().into_boxed_slice();
+                    c.prefix = self
+                        .schema_list(k, "items")?
+                        .unwrap_or_default()
+                        .into_boxed_slice();
                     c.prefix_keyword = "items";
                     c.rest = self.schema(k, "additionalItems")?;
                     c.rest_keyword = "additionalItems";
@@ -414,9 +517,22 @@ impl<'a> Lowerer<'a, '_> {
         }
         if let Some(node) = self.schema(k, "contains")? {
             let since_2019 = k.draft() >= Draft::Draft201909;
-            let min = if since_2019 { self.count(k, "minContains")?.unwrap_or(1) } else { 1 };
-            let max = if since_2019 { self.count(k, "maxContains")? } else { None };
-            c.contains = Some(Contains { node, min, max, annotates: k.draft() >= Draft::Draft202012 });
+            let min = if since_2019 {
+                self.count(k, "minContains")?.unwrap_or(1)
+            } else {
+                1
+            };
+            let max = if since_2019 {
+                self.count(k, "maxContains")?
+            } else {
+                None
+            };
+            c.contains = Some(Contains {
+                node,
+                min,
+                max,
+                annotates: k.draft() >= Draft::Draft202012,
+            });
         }
         let mut tracked = None;
         if let Some(node) = self.schema(k, "unevaluatedItems")? {
@@ -444,11 +560,19 @@ impl<'a> Lowerer<'a, '_> {
 
     /// Lowers object keywords; returns the `unevaluatedProperties` node
     /// when it must be tracked at run time.
-    fn lower_object(&mut self, k: &Keywords<'a>, in_place: bool) -> Result<Option<NodeId>, CompileError> {
+    fn lower_object(
+        &mut self,
+        k: &Keywords<'a>,
+        in_place: bool,
+    ) -> Result<Option<NodeId>, CompileError> {
         let mut table = EntryTable::default();
         if let Some(props) = k.get("properties") {
             let Value::Object(map) = props else {
-                return Err(invalid(self.at(&k.info, "properties"), "properties", "an object of schemas"));
+                return Err(invalid(
+                    self.at(&k.info, "properties"),
+                    "properties",
+                    "an object of schemas",
+                ));
             };
             for (name, schema) in map {
                 let node = self.schema_at(k, &["properties", name], schema)?;
@@ -460,7 +584,13 @@ impl<'a> Lowerer<'a, '_> {
         }
         let mut required = Vec::new();
         if let Some(req) = k.get("required") {
-            let names = string_list(req).ok_or_else(|| invalid(self.at(&k.info, "required"), "required", "an array of property names"))?;
+            let names = string_list(req).ok_or_else(|| {
+                invalid(
+                    self.at(&k.info, "required"),
+                    "required",
+                    "an array of property names",
+                )
+            })?;
             for name in names {
                 let e = table.index(name);
                 if let Some(entry) = table.entries.get_mut(e as usize) {
@@ -516,7 +646,11 @@ impl<'a> Lowerer<'a, '_> {
         let mut patterns = Vec::new();
         if let Some(pp) = k.get("patternProperties") {
             let Value::Object(map) = pp else {
-                return Err(invalid(self.at(&k.info, "patternProperties"), "patternProperties", "an object of schemas"));
+                return Err(invalid(
+                    self.at(&k.info, "patternProperties"),
+                    "patternProperties",
+                    "an object of schemas",
+                ));
             };
             for (pattern, schema) in map {
                 let mut at = self.at(&k.info, "patternProperties");
@@ -544,7 +678,11 @@ impl<'a> Lowerer<'a, '_> {
             || !patterns.is_empty()
             || additional.is_some()
             || property_names.is_some();
-        let used = scans || !required.is_empty() || !dependents.is_empty() || min_properties.is_some() || max_properties.is_some();
+        let used = scans
+            || !required.is_empty()
+            || !dependents.is_empty()
+            || min_properties.is_some()
+            || max_properties.is_some();
         if used {
             let id = ObjectId(u32::try_from(self.objects.len()).map_err(|_| internal("objects"))?);
             self.objects.push(ObjectChecks {
@@ -573,7 +711,11 @@ impl<'a> Lowerer<'a, '_> {
         ] {
             if let Some(list) = self.schema_list(k, kw)? {
                 if list.is_empty() {
-                    return Err(invalid(self.at(&k.info, kw), kw, "a non-empty array of schemas"));
+                    return Err(invalid(
+                        self.at(&k.info, kw),
+                        kw,
+                        "a non-empty array of schemas",
+                    ));
                 }
                 let id = self.push_list(list)?;
                 self.code.push(make(id));
@@ -586,14 +728,21 @@ impl<'a> Lowerer<'a, '_> {
             let then = self.schema(k, "then")?;
             let otherwise = self.schema(k, "else")?;
             let id = CondId(u32::try_from(self.conds.len()).map_err(|_| internal("conds"))?);
-            self.conds.push(Cond { test, then, otherwise });
+            self.conds.push(Cond {
+                test,
+                then,
+                otherwise,
+            });
             self.code.push(Instr::Cond(id));
         }
         Ok(())
     }
 
     fn lower_content(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
-        let asserted = self.options.assert_content.unwrap_or(k.draft() == Draft::Draft7);
+        let asserted = self
+            .options
+            .assert_content
+            .unwrap_or(k.draft() == Draft::Draft7);
         if !asserted {
             return Ok(());
         }
@@ -609,7 +758,8 @@ impl<'a> Lowerer<'a, '_> {
             }
         }
         if c.base64 || c.json {
-            let id = ContentId(u32::try_from(self.contents.len()).map_err(|_| internal("contents"))?);
+            let id =
+                ContentId(u32::try_from(self.contents.len()).map_err(|_| internal("contents"))?);
             self.contents.push(c);
             self.code.push(Instr::Content(id));
         }

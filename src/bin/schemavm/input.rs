@@ -6,7 +6,8 @@ use serde_json::Value;
 pub fn read_json(path: &str) -> Result<Value, String> {
     let text = if path == "-" {
         let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| format!("<stdin>: cannot read: {e}"))?;
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| format!("<stdin>: cannot read: {e}"))?;
         s
     } else {
         std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?
