@@ -220,3 +220,5 @@ pub fn options(file: &TestFile, remotes: &[(String, Value)]) -> ValidatorOptions
     }
     options
 }
+
+pub mod bowtie;
