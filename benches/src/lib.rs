@@ -122,7 +122,7 @@ impl Peer {
             Peer::Boon => {
                 let mut schemas = boon::Schemas::new();
                 let mut compiler = boon::Compiler::new();
-                let loc = "urn:schemavm:bench";
+                let loc = "http://schemavm.invalid/bench/schema.json";
                 compiler
                     .add_resource(loc, schema.clone())
                     .map_err(|e| e.to_string())?;
