@@ -90,6 +90,8 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     instance_path: Vec<InstanceStep<'v>>,
     keyword_path: Vec<KeywordStep<'p>>,
     current: NodeId,
+    /// A reusable string value for checking property names.
+    name_scratch: Value,
     _mode: PhantomData<M>,
 }
 
@@ -105,6 +107,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             instance_path: Vec::new(),
             keyword_path: Vec::new(),
             current: program.root(),
+            name_scratch: Value::Null,
             _mode: PhantomData,
         }
     }
@@ -395,6 +398,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         ev: &mut Evaluated,
     ) -> Flow {
         let mark = self.errors.len();
+        let mut count = 0usize;
+        // Indices of the matching branches, kept only for messages.
         let mut matched = Vec::new();
         let mut matched_ev = Evaluated::default();
         let mut branches = Vec::new();
@@ -407,8 +412,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 |vm| vm.node::<TRACK>(child, v, target),
             )?;
             if ok {
-                matched.push(i);
-                if matched.len() > 1 && !self.collecting() {
+                count += 1;
+                if self.collecting() {
+                    matched.push(i);
+                } else if count > 1 {
                     break;
                 }
                 if TRACK {
@@ -421,7 +428,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if M::COLLECT {
             self.errors.truncate(mark);
         }
-        match matched.len() {
+        match count {
             1 => {
                 if TRACK {
                     ev.merge(&matched_ev);
@@ -461,6 +468,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             instance_path: Vec::new(),
             keyword_path: Vec::new(),
             current: self.current,
+            name_scratch: Value::Null,
             _mode: PhantomData,
         };
         let result = sub.node::<false>(node, value, &mut Evaluated::default());

@@ -5,25 +5,22 @@
 //! `properties`, `patternProperties`, `additionalProperties` and
 //! `propertyNames`. Property schemas flagged
 //! [`NodeFlags::CHEAP`] are checked during the pass; the others are
-//! deferred until the pass, `required` and the dependency checks are done,
+//! deferred to a second pass, after `required` and the dependency checks,
 //! so a failing discriminator or missing property rejects the object
 //! before any large sibling is walked (which matters most inside
-//! `oneOf`/`anyOf`).
+//! `oneOf`/`anyOf`). The second pass looks the names up again rather than
+//! remembering them, so the scan never allocates.
 
 use serde_json::{Map, Value};
-use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{NodeFlags, NodeId, ObjectChecks};
 
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Vm};
 use crate::error::{ErrorKind, Exhausted};
 
-/// A `properties` check postponed to the end of the scan.
-struct Deferred<'p, 'v> {
-    name: &'p str,
-    key: &'v str,
-    value: &'v Value,
-    node: NodeId,
+/// Whether a `properties` schema is checked in the first pass.
+fn checked_early(flags: NodeFlags) -> bool {
+    flags.contains(NodeFlags::CHEAP)
 }
 
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
@@ -69,7 +66,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
         }
         let mut required_seen = 0usize;
-        let mut deferred: SmallVec<[Deferred<'p, 'v>; 4]> = SmallVec::new();
+        let mut deferred = 0usize;
         if c.scans || TRACK {
             for (i, (key, value)) in map.iter().enumerate() {
                 self.meter.charge(1)?;
@@ -116,17 +113,48 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 return Ok(false);
             }
         }
-        for d in deferred {
+        if deferred > 0 && !self.deferred_properties(c, map, deferred, ev)? {
+            valid = false;
+        }
+        Ok(valid)
+    }
+
+    /// The second pass: the `properties` schemas the first pass skipped.
+    fn deferred_properties(
+        &mut self,
+        c: &'p ObjectChecks,
+        map: &'v Map<String, Value>,
+        mut remaining: usize,
+        ev: &mut Evaluated,
+    ) -> Flow {
+        let mut valid = true;
+        for (key, value) in map {
+            let Some(idx) = c.names.find(key) else {
+                continue;
+            };
+            let (Some(entry), Some(name)) = (c.entries.get(idx as usize), c.names.key(idx)) else {
+                continue;
+            };
+            let Some(node) = entry
+                .schema
+                .filter(|n| !checked_early(self.program.node(*n).flags()))
+            else {
+                continue;
+            };
             let ok = self.descend(
-                &[KeywordStep::Word("properties"), KeywordStep::Word(d.name)],
-                Some(InstanceStep::Key(d.key)),
-                |vm| vm.node::<false>(d.node, d.value, ev),
+                &[KeywordStep::Word("properties"), KeywordStep::Word(name)],
+                Some(InstanceStep::Key(key)),
+                |vm| vm.node::<false>(node, value, ev),
             )?;
             if !ok {
                 valid = false;
                 if !self.collecting() {
                     return Ok(false);
                 }
+            }
+            remaining -= 1;
+            if remaining == 0 {
+                break;
             }
         }
         Ok(valid)
@@ -193,7 +221,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         key: &'v str,
         value: &'v Value,
         ev: &mut Evaluated,
-        deferred: &mut SmallVec<[Deferred<'p, 'v>; 4]>,
+        deferred: &mut usize,
     ) -> Result<(bool, bool, bool), Exhausted> {
         let mut valid = true;
         let mut evaluated = false;
@@ -204,7 +232,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 required = entry.required;
                 if let Some(node) = entry.schema {
                     evaluated = true;
-                    if self.program.node(node).flags().contains(NodeFlags::CHEAP) {
+                    if checked_early(self.program.node(node).flags()) {
                         valid &= self.descend(
                             &[KeywordStep::Word("properties"), KeywordStep::Word(name)],
                             at,
@@ -214,12 +242,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                             return Ok((false, evaluated, required));
                         }
                     } else {
-                        deferred.push(Deferred {
-                            name,
-                            key,
-                            value,
-                            node,
-                        });
+                        *deferred += 1;
                     }
                 }
             }
@@ -253,10 +276,21 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
         }
         if let Some(node) = c.property_names {
-            let name = Value::String(key.to_string());
-            let (ok, errors) = self.descend(&[KeywordStep::Word("propertyNames")], at, |vm| {
+            // The name is checked as a string value; the VM keeps one
+            // buffer for it, so this allocates at most once per validation.
+            let mut name = std::mem::take(&mut self.name_scratch);
+            match &mut name {
+                Value::String(buf) => {
+                    buf.clear();
+                    buf.push_str(key);
+                }
+                other => *other = Value::String(key.to_string()),
+            }
+            let checked = self.descend(&[KeywordStep::Word("propertyNames")], at, |vm| {
                 vm.detached(node, &name)
-            })?;
+            });
+            self.name_scratch = name;
+            let (ok, errors) = checked?;
             if !ok {
                 valid = false;
                 if self.collecting() {

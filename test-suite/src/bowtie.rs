@@ -8,7 +8,7 @@
 
 use std::io::{BufRead, Write};
 
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 use schemavm::{Draft, Validator};
 
@@ -40,8 +40,12 @@ impl Harness {
     /// Handles one command line. `Err` is a protocol violation: the
     /// harness should report it and exit.
     pub fn handle(&mut self, line: &str) -> Result<Reply, String> {
-        let command: Value = serde_json::from_str(line).map_err(|e| format!("malformed command: {e}"))?;
-        let cmd = command.get("cmd").and_then(Value::as_str).ok_or("command without \"cmd\"")?;
+        let command: Value =
+            serde_json::from_str(line).map_err(|e| format!("malformed command: {e}"))?;
+        let cmd = command
+            .get("cmd")
+            .and_then(Value::as_str)
+            .ok_or("command without \"cmd\"")?;
         if !self.started && cmd != "start" {
             return Err(format!("{cmd:?} before \"start\""));
         }
@@ -59,7 +63,10 @@ impl Harness {
                 })))
             }
             "dialect" => {
-                let uri = command.get("dialect").and_then(Value::as_str).ok_or("dialect without \"dialect\"")?;
+                let uri = command
+                    .get("dialect")
+                    .and_then(Value::as_str)
+                    .ok_or("dialect without \"dialect\"")?;
                 match Draft::from_meta_schema_uri(uri) {
                     Some(d) => {
                         self.draft = d;
@@ -80,7 +87,10 @@ impl Harness {
 
     fn run(&self, seq: Value, case: &Value) -> Result<Value, String> {
         let schema = case.get("schema").ok_or("case without \"schema\"")?;
-        let tests = case.get("tests").and_then(Value::as_array).ok_or("case without \"tests\"")?;
+        let tests = case
+            .get("tests")
+            .and_then(Value::as_array)
+            .ok_or("case without \"tests\"")?;
         let mut options = Validator::options().draft(self.draft);
         if let Some(Value::Object(registry)) = case.get("registry") {
             for (uri, doc) in registry {
@@ -89,7 +99,11 @@ impl Harness {
         }
         let validator = match options.build(schema) {
             Ok(v) => v,
-            Err(e) => return Ok(json!({"seq": seq, "errored": true, "context": {"message": e.to_string()}})),
+            Err(e) => {
+                return Ok(
+                    json!({"seq": seq, "errored": true, "context": {"message": e.to_string()}}),
+                );
+            }
         };
         let results: Vec<Value> = tests
             .iter()
@@ -97,7 +111,9 @@ impl Harness {
                 let instance = t.get("instance").unwrap_or(&Value::Null);
                 match validator.validate(instance) {
                     Ok(()) => json!({"valid": true}),
-                    Err(e) if e.is_budget_exceeded() => json!({"errored": true, "context": {"message": e.to_string()}}),
+                    Err(e) if e.is_budget_exceeded() => {
+                        json!({"errored": true, "context": {"message": e.to_string()}})
+                    }
                     Err(_) => json!({"valid": false}),
                 }
             })
@@ -131,7 +147,9 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> Result<(), String> 
         }
         match harness.handle(&line)? {
             Reply::Respond(v) => {
-                writeln!(output, "{v}").and_then(|()| output.flush()).map_err(|e| format!("writing a response: {e}"))?;
+                writeln!(output, "{v}")
+                    .and_then(|()| output.flush())
+                    .map_err(|e| format!("writing a response: {e}"))?;
             }
             Reply::Stop => return Ok(()),
         }
