@@ -182,22 +182,24 @@ pub enum ErrorKind {
         /// The properties the schema declares.
         allowed: Vec<String>,
     },
-    /// `propertyNames` rejected a name.
+    /// `propertyNames` rejected a name (the name's own errors follow).
     PropertyName {
         /// The property name.
         name: String,
-        /// Why (the name's own errors).
-        errors: Vec<ValidationError>,
     },
-    /// `anyOf`: no alternative matched.
+    /// `anyOf`: no alternative matched (the closest one's errors follow).
     AnyOf {
-        /// Each alternative's errors.
-        branches: Vec<Vec<ValidationError>>,
+        /// How many alternatives there are.
+        alternatives: usize,
+        /// The alternative that came closest, whose errors are reported.
+        closest: Option<usize>,
     },
-    /// `oneOf`: no alternative matched.
+    /// `oneOf`: no alternative matched (the closest one's errors follow).
     OneOfNone {
-        /// Each alternative's errors.
-        branches: Vec<Vec<ValidationError>>,
+        /// How many alternatives there are.
+        alternatives: usize,
+        /// The alternative that came closest, whose errors are reported.
+        closest: Option<usize>,
     },
     /// `oneOf`: several alternatives matched.
     OneOfMultiple {
@@ -206,6 +208,12 @@ pub enum ErrorKind {
     },
     /// `not`: the subschema matched.
     Not,
+    /// More errors were found than `Budget::max_errors`; the rest are not
+    /// listed (the instance is invalid either way).
+    ErrorLimit {
+        /// The limit.
+        max: usize,
+    },
     /// The evaluation stopped before a verdict: the instance was NOT
     /// validated.
     BudgetExceeded {
@@ -298,11 +306,7 @@ impl fmt::Display for Message<'_> {
             ErrorKind::Type { expected, found } => {
                 let names: Vec<&str> = expected.iter().map(|t| t.name()).collect();
                 let article = |t: &str| {
-                    if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
-                        "an"
-                    } else {
-                        "a"
-                    }
+                    if t.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
                 };
                 match names.as_slice() {
                     [one] => write!(f, "must be {} {one}", article(one))?,
@@ -318,20 +322,12 @@ impl fmt::Display for Message<'_> {
                     write!(f, " (and {} more)", total - allowed.len())?;
                 }
             }
-            ErrorKind::Minimum { limit, exclusive } => write!(
-                f,
-                "must be {} {limit}",
-                if *exclusive {
-                    "greater than"
-                } else {
-                    "at least"
-                }
-            )?,
-            ErrorKind::Maximum { limit, exclusive } => write!(
-                f,
-                "must be {} {limit}",
-                if *exclusive { "less than" } else { "at most" }
-            )?,
+            ErrorKind::Minimum { limit, exclusive } => {
+                write!(f, "must be {} {limit}", if *exclusive { "greater than" } else { "at least" })?
+            }
+            ErrorKind::Maximum { limit, exclusive } => {
+                write!(f, "must be {} {limit}", if *exclusive { "less than" } else { "at most" })?
+            }
             ErrorKind::MultipleOf { divisor } => write!(f, "must be a multiple of {divisor}")?,
             ErrorKind::MinLength { limit, length } => {
                 return write!(f, "must be at least {limit} characters long (got {length})");
@@ -342,9 +338,7 @@ impl fmt::Display for Message<'_> {
             ErrorKind::Pattern { pattern } => write!(f, "must match the pattern {pattern:?}")?,
             ErrorKind::Format { format } => write!(f, "must be a valid {format}")?,
             ErrorKind::ContentEncoding { encoding } => write!(f, "must be {encoding}-encoded")?,
-            ErrorKind::ContentMediaType { media_type } => {
-                write!(f, "must be a valid {media_type} document")?
-            }
+            ErrorKind::ContentMediaType { media_type } => write!(f, "must be a valid {media_type} document")?,
             ErrorKind::MinItems { limit, count } => {
                 return write!(f, "must have at least {limit} items (got {count})");
             }
@@ -352,10 +346,7 @@ impl fmt::Display for Message<'_> {
                 return write!(f, "must have at most {limit} items (got {count})");
             }
             ErrorKind::UniqueItems { first, second } => {
-                return write!(
-                    f,
-                    "items must be unique (items {first} and {second} are equal)"
-                );
+                return write!(f, "items must be unique (items {first} and {second} are equal)");
             }
             ErrorKind::Contains { min, max, count } => {
                 return match (min, max) {
@@ -363,10 +354,7 @@ impl fmt::Display for Message<'_> {
                         write!(f, "must contain at most {max} matching items (got {count})")
                     }
                     (1, _) if *count == 0 => write!(f, "must contain at least one matching item"),
-                    _ => write!(
-                        f,
-                        "must contain at least {min} matching items (got {count})"
-                    ),
+                    _ => write!(f, "must contain at least {min} matching items (got {count})"),
                 };
             }
             ErrorKind::UnexpectedItem { keyword } => {
@@ -376,10 +364,7 @@ impl fmt::Display for Message<'_> {
                 return write!(f, "missing required property {missing:?}");
             }
             ErrorKind::DependentRequired { property, missing } => {
-                return write!(
-                    f,
-                    "missing property {missing:?}, required when {property:?} is present"
-                );
+                return write!(f, "missing property {missing:?}, required when {property:?} is present");
             }
             ErrorKind::MinProperties { limit, count } => {
                 return write!(f, "must have at least {limit} properties (got {count})");
@@ -394,32 +379,25 @@ impl fmt::Display for Message<'_> {
                 }
                 return Ok(());
             }
-            ErrorKind::PropertyName { name, errors } => {
-                write!(f, "property name {name:?} is not allowed")?;
-                if let Some(first) = errors.first() {
-                    write!(f, ": {}", Message(first))?;
+            ErrorKind::PropertyName { name } => return write!(f, "property name {name:?} is not allowed"),
+            ErrorKind::AnyOf { alternatives, closest } | ErrorKind::OneOfNone { alternatives, closest } => {
+                write!(f, "matched none of {alternatives} alternatives")?;
+                if matches!(e.0.kind, ErrorKind::OneOfNone { .. }) {
+                    f.write_str(" (exactly one must match)")?;
+                }
+                if let Some(i) = closest {
+                    write!(f, "; closest is #{i}")?;
                 }
                 return Ok(());
             }
-            ErrorKind::AnyOf { branches } => {
-                return write!(f, "matched none of {} alternatives", branches.len());
-            }
-            ErrorKind::OneOfNone { branches } => {
-                return write!(
-                    f,
-                    "matched none of {} alternatives (exactly one required)",
-                    branches.len()
-                );
-            }
             ErrorKind::OneOfMultiple { matched } => {
                 let list: Vec<String> = matched.iter().map(|i| format!("#{i}")).collect();
-                return write!(
-                    f,
-                    "must match exactly one alternative, but matched {}",
-                    list.join(" and ")
-                );
+                return write!(f, "must match exactly one alternative, but matched {}", list.join(" and "));
             }
             ErrorKind::Not => f.write_str("must not match the schema in \"not\"")?,
+            ErrorKind::ErrorLimit { max } => {
+                return write!(f, "more errors than the error limit ({max}); the rest are not listed");
+            }
             ErrorKind::BudgetExceeded { reason, fuel_used } => {
                 return write!(f, "not validated: {reason} after {fuel_used} units of fuel");
             }

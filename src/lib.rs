@@ -20,6 +20,7 @@
 //! the stack. No `$ref` is ever fetched: only documents registered with
 //! [`ValidatorOptions::resource`] (and the embedded meta-schemas) resolve.
 
+pub mod corpus;
 pub mod error;
 pub mod format;
 pub mod location;
@@ -107,11 +108,7 @@ impl ValidatorOptions {
     }
 
     /// Defines (or overrides) the format `name`.
-    pub fn format(
-        mut self,
-        name: impl Into<String>,
-        check: impl Fn(&str) -> bool + Send + Sync + 'static,
-    ) -> Self {
+    pub fn format(mut self, name: impl Into<String>, check: impl Fn(&str) -> bool + Send + Sync + 'static) -> Self {
         let name = name.into();
         match self.compile.custom_formats.iter().position(|n| *n == name) {
             Some(i) => {
@@ -163,18 +160,14 @@ impl ValidatorOptions {
 
     /// Compiles `schema` with these options.
     pub fn build(&self, schema: &Value) -> Result<Validator, CompileError> {
+        schemavm_compiler::check_depth(schema, schemavm_compiler::error::DEFAULT_BASE_URI, &self.compile.limits)?;
         if !self.skip_meta_validation {
             meta::check_schema(schema, self)?;
         }
         let program = schemavm_compiler::compile(schema, &self.compile)?;
-        let (draft, _) = schemavm_compiler::root_dialect(schema, &self.compile)?;
+        let draft = program.flags().draft;
         Ok(Validator {
-            inner: Arc::new(Compiled {
-                program,
-                formats: self.formats.clone(),
-                budget: self.budget,
-                draft,
-            }),
+            inner: Arc::new(Compiled { program, formats: self.formats.clone(), budget: self.budget, draft }),
         })
     }
 }
@@ -239,19 +232,28 @@ impl Validator {
         let mut vm = Vm::<Collect>::new(&c.program, &c.formats, budget);
         let result = vm.run_root(instance);
         let mut errors = std::mem::take(&mut vm.errors);
-        if let Err(reason) = result {
-            errors.push(exhausted_error(reason, vm.meter.used()));
+        match result {
+            Err(reason) => errors.push(exhausted_error(reason, vm.meter.used())),
+            Ok(false) if vm.truncated || errors.is_empty() => {
+                errors.push(root_error(ErrorKind::ErrorLimit { max: budget.max_errors }));
+            }
+            Ok(_) => {}
         }
         errors
     }
 }
 
 fn exhausted_error(reason: Exhausted, fuel_used: u64) -> ValidationError {
+    root_error(ErrorKind::BudgetExceeded { reason, fuel_used })
+}
+
+/// An error about the whole evaluation, at the root.
+fn root_error(kind: ErrorKind) -> ValidationError {
     ValidationError::new(error::ErrorData {
         instance_location: InstanceLocation::root(),
         keyword_location: String::new(),
         absolute_keyword_location: String::new(),
-        kind: ErrorKind::BudgetExceeded { reason, fuel_used },
+        kind,
         found: None,
     })
 }
@@ -270,14 +272,14 @@ mod tests {
 
     #[test]
     fn basic_validation() {
-        let v = Validator::new(&json!({"type": "object", "properties": {"a": {"type": "integer", "maximum": 3}}, "required": ["a"]})).unwrap();
+        let v = Validator::new(
+            &json!({"type": "object", "properties": {"a": {"type": "integer", "maximum": 3}}, "required": ["a"]}),
+        )
+        .unwrap();
         assert!(v.is_valid(&json!({"a": 1})));
         assert!(!v.is_valid(&json!({"a": 4})));
         assert!(!v.is_valid(&json!({})));
-        let errors: Vec<String> = v
-            .iter_errors(&json!({"a": "x"}))
-            .map(|e| e.to_string())
-            .collect();
+        let errors: Vec<String> = v.iter_errors(&json!({"a": "x"})).map(|e| e.to_string()).collect();
         assert_eq!(errors, vec!["$.a: must be an integer (got a string)"]);
     }
 }

@@ -100,10 +100,7 @@ mod tests {
         ]);
         assert_eq!(loc.to_string(), "$.issues[0].state");
         assert_eq!(loc.to_pointer(), "/issues/0/state");
-        let odd = InstanceLocation::from_segments(vec![
-            PathSegment::Key("a b".into()),
-            PathSegment::Key("x/y".into()),
-        ]);
+        let odd = InstanceLocation::from_segments(vec![PathSegment::Key("a b".into()), PathSegment::Key("x/y".into())]);
         assert_eq!(odd.to_string(), "$[\"a b\"][\"x/y\"]");
         assert_eq!(odd.to_pointer(), "/a b/x~1y");
         assert_eq!(InstanceLocation::root().to_string(), "$");

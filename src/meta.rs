@@ -16,33 +16,19 @@ use crate::{Validator, ValidatorOptions};
 const SHOWN: usize = 5;
 
 fn standard(draft: Draft) -> Result<&'static Validator, CompileError> {
-    static CACHE: [OnceLock<Result<Validator, CompileError>>; 5] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
+    static CACHE: [OnceLock<Result<Validator, CompileError>>; 5] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
     let index = Draft::ALL.iter().position(|d| *d == draft).unwrap_or(0);
     let slot = CACHE.get(index).ok_or_else(|| missing(draft))?;
     let result = slot.get_or_init(|| {
         let doc = metaschema::of_draft(draft).ok_or_else(|| missing(draft))?;
-        Validator::options()
-            .draft(draft)
-            .assert_formats(false)
-            .skip_meta_validation(true)
-            .build(doc)
+        Validator::options().draft(draft).assert_formats(false).skip_meta_validation(true).build(doc)
     });
     result.as_ref().map_err(Clone::clone)
 }
 
 fn missing(draft: Draft) -> CompileError {
-    CompileError::new(
-        CompileErrorKind::UnknownDialect {
-            uri: draft.meta_schema_uri().to_string(),
-        },
-        "",
-    )
+    CompileError::new(CompileErrorKind::UnknownDialect { uri: draft.meta_schema_uri().to_string() }, "")
 }
 
 /// Checks `schema` against the meta-schema its `$schema` (or the default
@@ -64,11 +50,7 @@ pub(crate) fn check_schema(schema: &Value, options: &ValidatorOptions) -> Result
                     // Let the compiler report the unknown dialect with its location.
                     return Ok(());
                 };
-                custom = options
-                    .clone()
-                    .skip_meta_validation(true)
-                    .assert_formats(false)
-                    .build(doc)?;
+                custom = options.clone().skip_meta_validation(true).assert_formats(false).build(doc)?;
                 (&custom, uri.to_string())
             }
         },
@@ -85,19 +67,9 @@ pub(crate) fn check_schema(schema: &Value, options: &ValidatorOptions) -> Result
         .take(SHOWN)
         .map(|e| {
             let at = e.instance_location().to_pointer();
-            let at = if at.is_empty() {
-                "(root)".to_string()
-            } else {
-                at
-            };
+            let at = if at.is_empty() { "(root)".to_string() } else { at };
             format!("{at}: {}", e.message())
         })
         .collect();
-    Err(CompileError::new(
-        CompileErrorKind::InvalidSchema {
-            meta_schema: name,
-            errors,
-        },
-        "",
-    ))
+    Err(CompileError::new(CompileErrorKind::InvalidSchema { meta_schema: name, errors }, ""))
 }

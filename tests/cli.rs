@@ -21,24 +21,14 @@ fn stderr(o: &Output) -> String {
 
 #[test]
 fn valid_instance_prints_valid_and_exits_0() {
-    let o = schemavm(&[
-        "validate",
-        "--schema",
-        "examples/issue-tool.schema.json",
-        "examples/issue-tool.valid.json",
-    ]);
+    let o = schemavm(&["validate", "--schema", "examples/issue-tool.schema.json", "examples/issue-tool.valid.json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "valid\n");
 }
 
 #[test]
 fn invalid_instance_prints_each_error_and_exits_1() {
-    let o = schemavm(&[
-        "validate",
-        "--schema",
-        "examples/issue-tool.schema.json",
-        "examples/issue-tool.invalid.json",
-    ]);
+    let o = schemavm(&["validate", "--schema", "examples/issue-tool.schema.json", "examples/issue-tool.invalid.json"]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.starts_with("invalid\n"), "{out}");
@@ -63,14 +53,8 @@ fn several_instances_are_named() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);
-    assert!(
-        out.contains("examples/issue-tool.valid.json: valid\n"),
-        "{out}"
-    );
-    assert!(
-        out.contains("examples/issue-tool.invalid.json: invalid\n"),
-        "{out}"
-    );
+    assert!(out.contains("examples/issue-tool.valid.json: valid\n"), "{out}");
+    assert!(out.contains("examples/issue-tool.invalid.json: invalid\n"), "{out}");
 }
 
 #[test]
@@ -79,58 +63,24 @@ fn bad_inputs_exit_2_with_file_and_position() {
     std::fs::create_dir_all(&dir).unwrap();
     let malformed = dir.join("malformed.json");
     std::fs::write(&malformed, "{\n  \"type\": \"object\",\n  oops\n}").unwrap();
-    let o = schemavm(&[
-        "validate",
-        "--schema",
-        malformed.to_str().unwrap(),
-        "examples/issue-tool.valid.json",
-    ]);
+    let o = schemavm(&["validate", "--schema", malformed.to_str().unwrap(), "examples/issue-tool.valid.json"]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
-    assert!(
-        err.contains("malformed.json: malformed JSON") && err.contains("line 3 column 3"),
-        "{err}"
-    );
+    assert!(err.contains("malformed.json: malformed JSON") && err.contains("line 3 column 3"), "{err}");
 
-    let o = schemavm(&[
-        "validate",
-        "--schema",
-        "examples/missing.json",
-        "examples/issue-tool.valid.json",
-    ]);
+    let o = schemavm(&["validate", "--schema", "examples/missing.json", "examples/issue-tool.valid.json"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("examples/missing.json: cannot read"),
-        "{}",
-        stderr(&o)
-    );
+    assert!(stderr(&o).contains("examples/missing.json: cannot read"), "{}", stderr(&o));
 
     let bad_schema = dir.join("bad-schema.json");
-    std::fs::write(
-        &bad_schema,
-        r#"{"$ref": "https://example.com/elsewhere.json"}"#,
-    )
-    .unwrap();
-    let o = schemavm(&[
-        "validate",
-        "--schema",
-        bad_schema.to_str().unwrap(),
-        "examples/issue-tool.valid.json",
-    ]);
+    std::fs::write(&bad_schema, r#"{"$ref": "https://example.com/elsewhere.json"}"#).unwrap();
+    let o = schemavm(&["validate", "--schema", bad_schema.to_str().unwrap(), "examples/issue-tool.valid.json"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("cannot resolve reference \"https://example.com/elsewhere.json\""),
-        "{}",
-        stderr(&o)
-    );
+    assert!(stderr(&o).contains("cannot resolve reference \"https://example.com/elsewhere.json\""), "{}", stderr(&o));
 
     let o = schemavm(&["validate", "examples/issue-tool.valid.json"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("validate needs --schema"),
-        "{}",
-        stderr(&o)
-    );
+    assert!(stderr(&o).contains("validate needs --schema"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -143,23 +93,9 @@ fn draft_option_selects_the_dialect() {
     std::fs::write(&schema, r#"{"maximum": 3, "exclusiveMaximum": true}"#).unwrap();
     let three = dir.join("three.json");
     std::fs::write(&three, "3").unwrap();
-    let o = schemavm(&[
-        "validate",
-        "--draft",
-        "4",
-        "--schema",
-        schema.to_str().unwrap(),
-        three.to_str().unwrap(),
-    ]);
+    let o = schemavm(&["validate", "--draft", "4", "--schema", schema.to_str().unwrap(), three.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
-    let o = schemavm(&[
-        "validate",
-        "--draft",
-        "9",
-        "--schema",
-        schema.to_str().unwrap(),
-        three.to_str().unwrap(),
-    ]);
+    let o = schemavm(&["validate", "--draft", "9", "--schema", schema.to_str().unwrap(), three.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }

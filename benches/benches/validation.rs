@@ -28,21 +28,13 @@ fn main() {
         }
     };
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/criterion");
-    let mut c = Criterion::default()
-        .output_directory(&out)
-        .configure_from_args();
+    let mut c = Criterion::default().output_directory(&out).configure_from_args();
     if std::env::var_os("SCHEMAVM_BENCH_QUICK").is_some() {
-        c = c
-            .warm_up_time(Duration::from_millis(300))
-            .measurement_time(Duration::from_secs(1))
-            .sample_size(10);
+        c = c.warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(1)).sample_size(10);
     }
     let mut rows = Vec::new();
     for case in &cases {
-        let compiled: Vec<_> = Peer::ALL
-            .iter()
-            .map(|p| (*p, p.compile(&case.schema)))
-            .collect();
+        let compiled: Vec<_> = Peer::ALL.iter().map(|p| (*p, p.compile(&case.schema))).collect();
         for (instance_name, instance) in &case.instances {
             let group_name = format!("is_valid-{}-{}", case.name, instance_name);
             let mut group = c.benchmark_group(&group_name);
@@ -51,14 +43,9 @@ fn main() {
                 match v {
                     Ok(v) => {
                         verdicts.push((peer.name(), v.is_valid(instance)));
-                        group.bench_function(peer.name(), |b| {
-                            b.iter(|| v.is_valid(black_box(instance)))
-                        });
+                        group.bench_function(peer.name(), |b| b.iter(|| v.is_valid(black_box(instance))));
                     }
-                    Err(e) => eprintln!(
-                        "{group_name}: {} does not compile the schema: {e}",
-                        peer.name()
-                    ),
+                    Err(e) => eprintln!("{group_name}: {} does not compile the schema: {e}", peer.name()),
                 }
             }
             group.finish();
@@ -69,9 +56,7 @@ fn main() {
         group.sample_size(10);
         for peer in Peer::ALL {
             if peer.compile(&case.schema).is_ok() {
-                group.bench_function(peer.name(), |b| {
-                    b.iter(|| peer.compile(black_box(&case.schema)).is_ok())
-                });
+                group.bench_function(peer.name(), |b| b.iter(|| peer.compile(black_box(&case.schema)).is_ok()));
             }
         }
         group.finish();
@@ -83,11 +68,7 @@ fn main() {
 
 /// The median estimate, in nanoseconds, criterion recorded for a benchmark.
 fn median_ns(out: &Path, group: &str, function: &str) -> Option<f64> {
-    let path: PathBuf = out
-        .join(group)
-        .join(function)
-        .join("new")
-        .join("estimates.json");
+    let path: PathBuf = out.join(group).join(function).join("new").join("estimates.json");
     let text = std::fs::read_to_string(path).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     v.get("median")?.get("point_estimate")?.as_f64()
@@ -104,17 +85,12 @@ fn human(ns: f64) -> String {
 }
 
 fn print_table(out: &Path, rows: &[(String, Vec<(&str, bool)>)]) {
-    println!(
-        "\n| benchmark | valid | schemavm | jsonschema | boon | jsonschema / schemavm | boon / schemavm |"
-    );
+    println!("\n| benchmark | valid | schemavm | jsonschema | boon | jsonschema / schemavm | boon / schemavm |");
     println!("|---|---|---|---|---|---|---|");
     let mut log_sum = 0.0;
     let mut n = 0;
     for (group, verdicts) in rows {
-        let t: Vec<Option<f64>> = Peer::ALL
-            .iter()
-            .map(|p| median_ns(out, group, p.name()))
-            .collect();
+        let t: Vec<Option<f64>> = Peer::ALL.iter().map(|p| median_ns(out, group, p.name())).collect();
         let cell = |x: Option<f64>| x.map(human).unwrap_or_else(|| "—".into());
         let ratio = |x: Option<f64>| match (x, t.first().copied().flatten()) {
             (Some(peer), Some(ours)) if ours > 0.0 => format!("{:.2}×", peer / ours),
@@ -124,16 +100,10 @@ fn print_table(out: &Path, rows: &[(String, Vec<(&str, bool)>)]) {
             None => "".to_string(),
             Some((_, v)) => {
                 let agree = verdicts.iter().all(|(_, x)| x == v);
-                if agree {
-                    v.to_string()
-                } else {
-                    format!("{v} (peers disagree: {verdicts:?})")
-                }
+                if agree { v.to_string() } else { format!("{v} (peers disagree: {verdicts:?})") }
             }
         };
-        if let (true, Some(Some(ours)), Some(Some(js))) =
-            (group.starts_with("is_valid"), t.first(), t.get(1))
-        {
+        if let (true, Some(Some(ours)), Some(Some(js))) = (group.starts_with("is_valid"), t.first(), t.get(1)) {
             log_sum += (js / ours).ln();
             n += 1;
         }
@@ -147,9 +117,6 @@ fn print_table(out: &Path, rows: &[(String, Vec<(&str, bool)>)]) {
         );
     }
     if n > 0 {
-        println!(
-            "\ngeometric mean of jsonschema / schemavm over is_valid cases: {:.2}×",
-            (log_sum / n as f64).exp()
-        );
+        println!("\ngeometric mean of jsonschema / schemavm over is_valid cases: {:.2}×", (log_sum / n as f64).exp());
     }
 }

@@ -21,10 +21,7 @@ pub fn data_dir() -> Result<PathBuf, String> {
     candidates
         .into_iter()
         .find(|p| p.join("cases.json").is_file())
-        .ok_or_else(|| {
-            "benchmark data not found: set SCHEMAVM_BENCH_DATA to a directory with cases.json"
-                .to_string()
-        })
+        .ok_or_else(|| "benchmark data not found: set SCHEMAVM_BENCH_DATA to a directory with cases.json".to_string())
 }
 
 /// Reads a JSON file of the data directory.
@@ -51,37 +48,20 @@ pub fn cases(dir: &Path) -> Result<Vec<Case>, String> {
     let list = list.as_array().ok_or("cases.json: expected an array")?;
     list.iter()
         .map(|c| {
-            let field = |k: &str| {
-                c.get(k)
-                    .ok_or_else(|| format!("cases.json: a case without {k}"))
-            };
-            let name = field("name")?
-                .as_str()
-                .ok_or("cases.json: name must be a string")?
-                .to_string();
-            let schema = read(
-                dir,
-                field("schema")?
-                    .as_str()
-                    .ok_or("cases.json: schema must be a file name")?,
-            )?;
+            let field = |k: &str| c.get(k).ok_or_else(|| format!("cases.json: a case without {k}"));
+            let name = field("name")?.as_str().ok_or("cases.json: name must be a string")?.to_string();
+            let schema = read(dir, field("schema")?.as_str().ok_or("cases.json: schema must be a file name")?)?;
             let instances = field("instances")?
                 .as_array()
                 .ok_or("cases.json: instances must be an array")?
                 .iter()
                 .map(|i| {
-                    let file = i
-                        .as_str()
-                        .ok_or("cases.json: instance must be a file name")?;
+                    let file = i.as_str().ok_or("cases.json: instance must be a file name")?;
                     let stem = file.trim_end_matches(".json").to_string();
                     Ok((stem, read(dir, file)?))
                 })
                 .collect::<Result<Vec<_>, String>>()?;
-            Ok(Case {
-                name,
-                schema,
-                instances,
-            })
+            Ok(Case { name, schema, instances })
         })
         .collect()
 }
@@ -113,22 +93,14 @@ impl Peer {
     /// Compiles `schema`; the result answers `is_valid`.
     pub fn compile(self, schema: &Value) -> Result<Compiled, String> {
         match self {
-            Peer::Schemavm => schemavm::Validator::new(schema)
-                .map(Compiled::Schemavm)
-                .map_err(|e| e.to_string()),
-            Peer::Jsonschema => jsonschema::validator_for(schema)
-                .map(Compiled::Jsonschema)
-                .map_err(|e| e.to_string()),
+            Peer::Schemavm => schemavm::Validator::new(schema).map(Compiled::Schemavm).map_err(|e| e.to_string()),
+            Peer::Jsonschema => jsonschema::validator_for(schema).map(Compiled::Jsonschema).map_err(|e| e.to_string()),
             Peer::Boon => {
                 let mut schemas = boon::Schemas::new();
                 let mut compiler = boon::Compiler::new();
                 let loc = "http://schemavm.invalid/bench/schema.json";
-                compiler
-                    .add_resource(loc, schema.clone())
-                    .map_err(|e| e.to_string())?;
-                let index = compiler
-                    .compile(loc, &mut schemas)
-                    .map_err(|e| e.to_string())?;
+                compiler.add_resource(loc, schema.clone()).map_err(|e| e.to_string())?;
+                let index = compiler.compile(loc, &mut schemas).map_err(|e| e.to_string())?;
                 Ok(Compiled::Boon(Box::new(schemas), index))
             }
         }

@@ -205,6 +205,11 @@ impl NodeFlags {
     /// discriminator (`"type": {"const": "Point"}`) is found before a
     /// large sibling is walked.
     pub const CHEAP: NodeFlags = NodeFlags(1 << 4);
+    /// The node can be reached twice at one instance location (through
+    /// in-place applications, or two applications to the same child): the
+    /// VM caches its verdict per (node, instance value), which keeps
+    /// evaluation polynomial. See the cost analysis.
+    pub const MEMO: NodeFlags = NodeFlags(1 << 5);
 
     /// Whether all flags of `other` are set.
     #[inline]
@@ -243,6 +248,19 @@ impl Node {
     pub fn location(&self) -> &str {
         &self.location
     }
+}
+
+/// Static cost bounds of an entry node (the root, or a node applied to a
+/// child of the instance), from the compiler's cost analysis.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NodeCost {
+    /// Node evaluations at one instance location, with memoization.
+    pub fan_out: u64,
+    /// The same without memoization (saturating): what a naive evaluator
+    /// would do.
+    pub unmemoized_fan_out: u64,
+    /// The longest chain of in-place applications.
+    pub in_place_depth: u32,
 }
 
 /// Operands of [`Instr::Number`].
@@ -429,6 +447,8 @@ pub struct ProgramFlags {
     pub uses_dynamic_scope: bool,
     /// `integer` excludes integral floats (`1.0`): draft-04.
     pub strict_integers: bool,
+    /// The dialect of the root schema.
+    pub draft: crate::draft::Draft,
 }
 
 /// A compiled schema.
@@ -450,6 +470,7 @@ pub struct Program {
     pub(crate) regexes: Vec<Regex>,
     pub(crate) resources: Vec<Resource>,
     pub(crate) flags: ProgramFlags,
+    pub(crate) costs: Vec<NodeCost>,
 }
 
 impl Program {
@@ -542,6 +563,14 @@ impl Program {
     pub fn resource(&self, id: ResourceId) -> &Resource {
         &self.resources[id.index()]
     }
+    /// The cost bounds of a node (zero for nodes that are never entries).
+    pub fn cost(&self, id: NodeId) -> NodeCost {
+        self.costs.get(id.index()).copied().unwrap_or_default()
+    }
+    /// Every node id.
+    pub fn node_ids(&self) -> impl Iterator<Item = NodeId> {
+        (0..self.nodes.len() as u32).map(NodeId)
+    }
 
     /// Checks the invariant that every stored id is in range. Called once
     /// by the compiler; a failure is a compiler bug, reported as an error
@@ -584,19 +613,15 @@ impl Program {
         }
         let regex_ok = |r: RegexId| r.index() < self.regexes.len();
         if !self.lists.iter().all(|l| all_nodes(l))
-            || !self
-                .conds
-                .iter()
-                .all(|c| node_ok(c.test) && ok_opt(c.then) && ok_opt(c.otherwise))
+            || !self.conds.iter().all(|c| node_ok(c.test) && ok_opt(c.then) && ok_opt(c.otherwise))
             || !self.dynamic_refs.iter().all(|d| node_ok(d.fallback))
             || !self.contents.iter().all(|c| ok_opt(c.schema))
             || !self.strings.iter().all(|s| s.pattern.is_none_or(regex_ok))
-            || !self.arrays.iter().all(|a| {
-                all_nodes(&a.prefix) && ok_opt(a.rest) && ok_opt(a.contains.map(|c| c.node))
-            })
-            || !self.resources.iter().all(|r| {
-                r.dynamic_anchors.iter().all(|(_, n)| node_ok(*n)) && ok_opt(r.recursive_anchor)
-            })
+            || !self.arrays.iter().all(|a| all_nodes(&a.prefix) && ok_opt(a.rest) && ok_opt(a.contains.map(|c| c.node)))
+            || !self
+                .resources
+                .iter()
+                .all(|r| r.dynamic_anchors.iter().all(|(_, n)| node_ok(*n)) && ok_opt(r.recursive_anchor))
         {
             return fail("pool operand");
         }
@@ -606,9 +631,7 @@ impl Program {
                 || !o.required.iter().all(entry_ok)
                 || !o.dependents.iter().all(entry_ok)
                 || !o.entries.iter().all(|e| {
-                    ok_opt(e.schema)
-                        && all_nodes(&e.dependent_schemas)
-                        && e.dependent_required.iter().all(entry_ok)
+                    ok_opt(e.schema) && all_nodes(&e.dependent_schemas) && e.dependent_required.iter().all(entry_ok)
                 })
                 || !o.patterns.iter().all(|(r, n)| regex_ok(*r) && node_ok(*n))
                 || !ok_opt(o.additional)
@@ -625,25 +648,10 @@ impl fmt::Display for Program {
     /// A readable listing: one block per node with its instructions.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, node) in self.nodes.iter().enumerate() {
-            let root = if i == self.root.index() {
-                " (root)"
-            } else {
-                ""
-            };
+            let root = if i == self.root.index() { " (root)" } else { "" };
             writeln!(f, "node {i}{root}  {}", node.location)?;
-            for instr in self
-                .code
-                .get(node.code_start as usize..node.code_end as usize)
-                .unwrap_or(&[])
-            {
-                writeln!(
-                    f,
-                    "    {}",
-                    InstrDisplay {
-                        program: self,
-                        instr
-                    }
-                )?;
+            for instr in self.code.get(node.code_start as usize..node.code_end as usize).unwrap_or(&[]) {
+                writeln!(f, "    {}", InstrDisplay { program: self, instr })?;
             }
         }
         Ok(())
@@ -658,12 +666,7 @@ struct InstrDisplay<'a> {
 impl fmt::Display for InstrDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let p = self.program;
-        let nodes = |ns: &[NodeId]| {
-            ns.iter()
-                .map(|n| format!("@{}", n.0))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let nodes = |ns: &[NodeId]| ns.iter().map(|n| format!("@{}", n.0)).collect::<Vec<_>>().join(", ");
         match *self.instr {
             Instr::Fail => f.write_str("fail"),
             Instr::Type(t) => {
@@ -729,13 +732,7 @@ impl fmt::Display for InstrDisplay<'_> {
             Instr::Not(n) => write!(f, "not @{}", n.0),
             Instr::Cond(c) => {
                 let c = p.cond(c);
-                write!(
-                    f,
-                    "if @{} then {:?} else {:?}",
-                    c.test.0,
-                    c.then.map(|n| n.0),
-                    c.otherwise.map(|n| n.0)
-                )
+                write!(f, "if @{} then {:?} else {:?}", c.test.0, c.then.map(|n| n.0), c.otherwise.map(|n| n.0))
             }
             Instr::Ref(n) => write!(f, "ref @{}", n.0),
             Instr::DynamicRef(d) => {

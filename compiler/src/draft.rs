@@ -20,13 +20,7 @@ pub enum Draft {
 
 impl Draft {
     /// Every supported draft, oldest first.
-    pub const ALL: [Draft; 5] = [
-        Draft::Draft4,
-        Draft::Draft6,
-        Draft::Draft7,
-        Draft::Draft201909,
-        Draft::Draft202012,
-    ];
+    pub const ALL: [Draft; 5] = [Draft::Draft4, Draft::Draft6, Draft::Draft7, Draft::Draft201909, Draft::Draft202012];
 
     /// The canonical meta-schema URI of this draft.
     pub fn meta_schema_uri(self) -> &'static str {
@@ -43,9 +37,7 @@ impl Draft {
     /// `#`, over `http` or `https`).
     pub fn from_meta_schema_uri(uri: &str) -> Option<Draft> {
         let uri = uri.strip_suffix('#').unwrap_or(uri);
-        let rest = uri
-            .strip_prefix("https://")
-            .or_else(|| uri.strip_prefix("http://"))?;
+        let rest = uri.strip_prefix("https://").or_else(|| uri.strip_prefix("http://"))?;
         match rest {
             "json-schema.org/draft-04/schema" => Some(Draft::Draft4),
             "json-schema.org/draft-06/schema" => Some(Draft::Draft6),
@@ -156,9 +148,7 @@ impl Vocabularies {
 
     /// The vocabulary named by a `$vocabulary` URI, if known.
     pub fn from_uri(uri: &str) -> Option<Vocabularies> {
-        let (draft, name) = if let Some(n) =
-            uri.strip_prefix("https://json-schema.org/draft/2020-12/vocab/")
-        {
+        let (draft, name) = if let Some(n) = uri.strip_prefix("https://json-schema.org/draft/2020-12/vocab/") {
             (Draft::Draft202012, n)
         } else if let Some(n) = uri.strip_prefix("https://json-schema.org/draft/2019-09/vocab/") {
             (Draft::Draft201909, n)
@@ -167,9 +157,7 @@ impl Vocabularies {
         };
         let v = match (draft, name) {
             (_, "core") => Vocabularies::CORE,
-            (Draft::Draft201909, "applicator") => {
-                Vocabularies::APPLICATOR.union(Vocabularies::UNEVALUATED)
-            }
+            (Draft::Draft201909, "applicator") => Vocabularies::APPLICATOR.union(Vocabularies::UNEVALUATED),
             (_, "applicator") => Vocabularies::APPLICATOR,
             (Draft::Draft202012, "unevaluated") => Vocabularies::UNEVALUATED,
             (_, "validation") => Vocabularies::VALIDATION,
@@ -193,18 +181,12 @@ mod tests {
         for d in Draft::ALL {
             assert_eq!(Draft::from_meta_schema_uri(d.meta_schema_uri()), Some(d));
         }
-        assert_eq!(
-            Draft::from_meta_schema_uri("http://json-schema.org/draft-07/schema"),
-            Some(Draft::Draft7)
-        );
+        assert_eq!(Draft::from_meta_schema_uri("http://json-schema.org/draft-07/schema"), Some(Draft::Draft7));
         assert_eq!(
             Draft::from_meta_schema_uri("https://json-schema.org/draft/2020-12/schema#"),
             Some(Draft::Draft202012)
         );
-        assert_eq!(
-            Draft::from_meta_schema_uri("http://example.com/schema"),
-            None
-        );
+        assert_eq!(Draft::from_meta_schema_uri("http://example.com/schema"), None);
     }
 
     #[test]
@@ -217,8 +199,7 @@ mod tests {
 
     #[test]
     fn vocabulary_uris() {
-        let v = Vocabularies::from_uri("https://json-schema.org/draft/2019-09/vocab/applicator")
-            .unwrap();
+        let v = Vocabularies::from_uri("https://json-schema.org/draft/2019-09/vocab/applicator").unwrap();
         assert!(v.contains(Vocabularies::UNEVALUATED));
         assert!(Vocabularies::STANDARD.contains(Vocabularies::CONTENT));
         assert!(!Vocabularies::STANDARD.contains(Vocabularies::FORMAT_ASSERTION));

@@ -99,10 +99,7 @@ pub enum CompileErrorKind {
 impl CompileError {
     /// An error of `kind` at `location` (`<uri>#<json-pointer>`).
     pub fn new(kind: CompileErrorKind, location: impl Into<String>) -> CompileError {
-        CompileError {
-            kind,
-            location: location.into(),
-        }
+        CompileError { kind, location: location.into() }
     }
 
     /// The class of the error, with its details.
@@ -119,9 +116,7 @@ impl CompileError {
     /// The location as the user wrote it: a bare `#/pointer` for the root
     /// schema without `$id`.
     pub fn display_location(&self) -> &str {
-        self.location
-            .strip_prefix(DEFAULT_BASE_URI)
-            .unwrap_or(&self.location)
+        self.location.strip_prefix(DEFAULT_BASE_URI).unwrap_or(&self.location)
     }
 }
 
@@ -129,14 +124,8 @@ impl fmt::Display for CompileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let at = self.display_location();
         match &self.kind {
-            CompileErrorKind::InvalidSchema {
-                meta_schema,
-                errors,
-            } => {
-                write!(
-                    f,
-                    "schema is invalid against its meta-schema {meta_schema}: "
-                )?;
+            CompileErrorKind::InvalidSchema { meta_schema, errors } => {
+                write!(f, "schema is invalid against its meta-schema {meta_schema}: ")?;
                 for (i, e) in errors.iter().enumerate() {
                     if i > 0 {
                         f.write_str("; ")?;
@@ -156,10 +145,7 @@ impl fmt::Display for CompileError {
                 "{at}: the meta-schema requires vocabulary {uri:?}, which schemavm does not \
                  implement (mark it false in $vocabulary to make it optional)"
             ),
-            CompileErrorKind::UnresolvableReference {
-                reference,
-                resolved,
-            } => write!(
+            CompileErrorKind::UnresolvableReference { reference, resolved } => write!(
                 f,
                 "{at}: cannot resolve reference {reference:?} (resolved to {resolved}): no \
                  registered document or anchor has that URI; register the document with \
@@ -167,10 +153,7 @@ impl fmt::Display for CompileError {
                  on its own)"
             ),
             CompileErrorKind::InvalidKeyword { keyword, expected } => {
-                write!(
-                    f,
-                    "{at}: invalid value for {keyword:?}: expected {expected}"
-                )
+                write!(f, "{at}: invalid value for {keyword:?}: expected {expected}")
             }
             CompileErrorKind::InvalidUri { value, reason } => {
                 write!(f, "{at}: {value:?} is not a valid URI reference: {reason}")

@@ -26,7 +26,7 @@ pub mod uri;
 pub mod value;
 
 pub use bytecode::Program;
-pub use compile::{compile, root_dialect};
+pub use compile::{check_depth, compile};
 pub use draft::{Draft, Vocabularies};
 pub use error::{CompileError, CompileErrorKind};
 pub use format::Format;

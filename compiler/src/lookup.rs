@@ -26,11 +26,7 @@ impl KeyTable {
     pub fn new(keys: Vec<Box<str>>) -> KeyTable {
         let keys = keys.into_boxed_slice();
         if keys.len() <= LINEAR_MAX {
-            return KeyTable {
-                keys,
-                slots: Box::new([]),
-                mask: 0,
-            };
+            return KeyTable { keys, slots: Box::new([]), mask: 0 };
         }
         let size = (keys.len() * 2).next_power_of_two();
         let mask = size - 1;
@@ -47,11 +43,7 @@ impl KeyTable {
                 }
             }
         }
-        KeyTable {
-            keys,
-            slots: slots.into_boxed_slice(),
-            mask,
-        }
+        KeyTable { keys, slots: slots.into_boxed_slice(), mask }
     }
 
     /// The index of `key`, if present.

@@ -11,26 +11,11 @@ use crate::draft::Draft;
 
 /// `(canonical URI without fragment, document text)`.
 const SOURCES: &[(&str, &str)] = &[
-    (
-        "http://json-schema.org/draft-04/schema",
-        include_str!("../metaschemas/draft4.json"),
-    ),
-    (
-        "http://json-schema.org/draft-06/schema",
-        include_str!("../metaschemas/draft6.json"),
-    ),
-    (
-        "http://json-schema.org/draft-07/schema",
-        include_str!("../metaschemas/draft7.json"),
-    ),
-    (
-        "https://json-schema.org/draft/2019-09/schema",
-        include_str!("../metaschemas/draft2019-09/schema.json"),
-    ),
-    (
-        "https://json-schema.org/draft/2019-09/meta/core",
-        include_str!("../metaschemas/draft2019-09/meta/core.json"),
-    ),
+    ("http://json-schema.org/draft-04/schema", include_str!("../metaschemas/draft4.json")),
+    ("http://json-schema.org/draft-06/schema", include_str!("../metaschemas/draft6.json")),
+    ("http://json-schema.org/draft-07/schema", include_str!("../metaschemas/draft7.json")),
+    ("https://json-schema.org/draft/2019-09/schema", include_str!("../metaschemas/draft2019-09/schema.json")),
+    ("https://json-schema.org/draft/2019-09/meta/core", include_str!("../metaschemas/draft2019-09/meta/core.json")),
     (
         "https://json-schema.org/draft/2019-09/meta/applicator",
         include_str!("../metaschemas/draft2019-09/meta/applicator.json"),
@@ -43,22 +28,13 @@ const SOURCES: &[(&str, &str)] = &[
         "https://json-schema.org/draft/2019-09/meta/meta-data",
         include_str!("../metaschemas/draft2019-09/meta/meta-data.json"),
     ),
-    (
-        "https://json-schema.org/draft/2019-09/meta/format",
-        include_str!("../metaschemas/draft2019-09/meta/format.json"),
-    ),
+    ("https://json-schema.org/draft/2019-09/meta/format", include_str!("../metaschemas/draft2019-09/meta/format.json")),
     (
         "https://json-schema.org/draft/2019-09/meta/content",
         include_str!("../metaschemas/draft2019-09/meta/content.json"),
     ),
-    (
-        "https://json-schema.org/draft/2020-12/schema",
-        include_str!("../metaschemas/draft2020-12/schema.json"),
-    ),
-    (
-        "https://json-schema.org/draft/2020-12/meta/core",
-        include_str!("../metaschemas/draft2020-12/meta/core.json"),
-    ),
+    ("https://json-schema.org/draft/2020-12/schema", include_str!("../metaschemas/draft2020-12/schema.json")),
+    ("https://json-schema.org/draft/2020-12/meta/core", include_str!("../metaschemas/draft2020-12/meta/core.json")),
     (
         "https://json-schema.org/draft/2020-12/meta/applicator",
         include_str!("../metaschemas/draft2020-12/meta/applicator.json"),
@@ -92,10 +68,7 @@ const SOURCES: &[(&str, &str)] = &[
 fn documents() -> &'static HashMap<&'static str, Value> {
     static DOCS: OnceLock<HashMap<&'static str, Value>> = OnceLock::new();
     DOCS.get_or_init(|| {
-        SOURCES
-            .iter()
-            .filter_map(|(uri, text)| serde_json::from_str(text).ok().map(|v| (*uri, v)))
-            .collect()
+        SOURCES.iter().filter_map(|(uri, text)| serde_json::from_str(text).ok().map(|v| (*uri, v))).collect()
     })
 }
 

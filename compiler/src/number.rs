@@ -88,12 +88,8 @@ impl Dec {
         };
         let frac = frac_part.unwrap_or("");
         exponent -= frac.len() as i64;
-        let mut digits: Vec<u8> = int_part
-            .bytes()
-            .chain(frac.bytes())
-            .map(|b| b - b'0')
-            .skip_while(|d| *d == 0)
-            .collect();
+        let mut digits: Vec<u8> =
+            int_part.bytes().chain(frac.bytes()).map(|b| b - b'0').skip_while(|d| *d == 0).collect();
         while digits.last() == Some(&0) {
             digits.pop();
             exponent += 1;
@@ -110,17 +106,9 @@ impl Dec {
     }
 
     fn from_small(negative: bool, mantissa: u128, exponent: i64) -> Dec {
-        let digits: Vec<u8> = if mantissa == 0 {
-            Vec::new()
-        } else {
-            mantissa.to_string().bytes().map(|b| b - b'0').collect()
-        };
-        let mut d = Dec {
-            negative,
-            digits: digits.into_boxed_slice(),
-            exponent,
-            lexical_integer: false,
-        };
+        let digits: Vec<u8> =
+            if mantissa == 0 { Vec::new() } else { mantissa.to_string().bytes().map(|b| b - b'0').collect() };
+        let mut d = Dec { negative, digits: digits.into_boxed_slice(), exponent, lexical_integer: false };
         d.normalize();
         d
     }
@@ -148,38 +136,20 @@ impl Dec {
         match (self.is_zero(), other.is_zero()) {
             (true, true) => return Ordering::Equal,
             (true, false) => {
-                return if other.negative {
-                    Ordering::Greater
-                } else {
-                    Ordering::Less
-                };
+                return if other.negative { Ordering::Greater } else { Ordering::Less };
             }
             (false, true) => {
-                return if self.negative {
-                    Ordering::Less
-                } else {
-                    Ordering::Greater
-                };
+                return if self.negative { Ordering::Less } else { Ordering::Greater };
             }
             _ => {}
         }
         if self.negative != other.negative {
-            return if self.negative {
-                Ordering::Less
-            } else {
-                Ordering::Greater
-            };
+            return if self.negative { Ordering::Less } else { Ordering::Greater };
         }
         // Same sign: compare magnitudes by leading exponent, then digits.
         let lead = |d: &Dec| d.exponent + d.digits.len() as i64;
-        let magnitude = lead(self)
-            .cmp(&lead(other))
-            .then_with(|| self.digits.cmp(&other.digits));
-        if self.negative {
-            magnitude.reverse()
-        } else {
-            magnitude
-        }
+        let magnitude = lead(self).cmp(&lead(other)).then_with(|| self.digits.cmp(&other.digits));
+        if self.negative { magnitude.reverse() } else { magnitude }
     }
 
     /// The value as `u128 × 10^exponent`, if the digits fit.
@@ -240,9 +210,7 @@ impl Num {
     pub fn as_count(&self) -> Option<u64> {
         match self {
             Num::Int(i) => u64::try_from(*i).ok(),
-            Num::Float(f) if *f >= 0.0 && f.fract() == 0.0 => {
-                Some(if *f >= 1.8e19 { u64::MAX } else { *f as u64 })
-            }
+            Num::Float(f) if *f >= 0.0 && f.fract() == 0.0 => Some(if *f >= 1.8e19 { u64::MAX } else { *f as u64 }),
             Num::Dec(d) if !d.negative && d.exponent >= 0 => Some(
                 d.small()
                     .and_then(|(m, e)| m.checked_mul(10u128.checked_pow(u32::try_from(e).ok()?)?))
@@ -312,10 +280,7 @@ impl Num {
             None => match self {
                 Num::Dec(d) => {
                     // a mod b, streaming the digits (r·10 + 9 < 2^127).
-                    let r = d
-                        .digits
-                        .iter()
-                        .fold(0u128, |r, digit| (r * 10 + u128::from(*digit)) % b);
+                    let r = d.digits.iter().fold(0u128, |r, digit| (r * 10 + u128::from(*digit)) % b);
                     (r, d.is_zero(), d.exponent)
                 }
                 _ => return false,
@@ -451,9 +416,7 @@ fn shortest_decimal(f: f64) -> Option<(u128, i64)> {
     let (int_part, frac_part) = digits.split_once('.').unwrap_or((digits, ""));
     let mut mantissa: u128 = 0;
     for b in int_part.bytes().chain(frac_part.bytes()) {
-        mantissa = mantissa
-            .checked_mul(10)?
-            .checked_add(u128::from(b.checked_sub(b'0')?))?;
+        mantissa = mantissa.checked_mul(10)?.checked_add(u128::from(b.checked_sub(b'0')?))?;
     }
     Some((mantissa, exp - frac_part.len() as i64))
 }
@@ -522,19 +485,10 @@ mod tests {
     #[test]
     fn exact_comparison_across_representations() {
         assert_eq!(Num::Int(1).compare(&Num::Float(1.0)), Ordering::Equal);
-        assert_eq!(
-            Num::Int(9_007_199_254_740_993).compare(&Num::Float(9_007_199_254_740_992.0)),
-            Ordering::Greater
-        );
+        assert_eq!(Num::Int(9_007_199_254_740_993).compare(&Num::Float(9_007_199_254_740_992.0)), Ordering::Greater);
         assert_eq!(Num::Int(-1).compare(&Num::Float(-0.5)), Ordering::Less);
-        assert_eq!(
-            Num::Int(i128::from(u64::MAX)).compare(&Num::Float(1e300)),
-            Ordering::Less
-        );
-        assert_eq!(
-            Num::Float(-1e300).compare(&Num::Int(i128::from(i64::MIN))),
-            Ordering::Less
-        );
+        assert_eq!(Num::Int(i128::from(u64::MAX)).compare(&Num::Float(1e300)), Ordering::Less);
+        assert_eq!(Num::Float(-1e300).compare(&Num::Int(i128::from(i64::MIN))), Ordering::Less);
     }
 
     #[test]
@@ -578,14 +532,8 @@ mod tests {
         assert!(!Num::Float(1e-300).is_multiple_of(&Num::Int(3)));
         assert!(!Num::Float(2.5).is_multiple_of(&Num::Int(5)));
         assert!(Num::Int(i128::from(u64::MAX)).is_multiple_of(&Num::Int(i128::from(u64::MAX))));
-        assert!(
-            dec("123456789012345678901234567890123456789012345678900")
-                .is_multiple_of(&Num::Int(100))
-        );
-        assert!(
-            !dec("123456789012345678901234567890123456789012345678901")
-                .is_multiple_of(&Num::Int(2))
-        );
+        assert!(dec("123456789012345678901234567890123456789012345678900").is_multiple_of(&Num::Int(100)));
+        assert!(!dec("123456789012345678901234567890123456789012345678901").is_multiple_of(&Num::Int(2)));
         assert!(dec("1e1000000000").is_multiple_of(&Num::Int(5)));
         assert!(!dec("1e1000000000").is_multiple_of(&Num::Int(7)));
         assert!(dec("0.3").is_multiple_of(&dec("0.1")));
@@ -595,12 +543,7 @@ mod tests {
     fn parses_literals() {
         assert_eq!(
             Dec::parse("-0012.3400e+2"),
-            Some(Dec {
-                negative: true,
-                digits: vec![1, 2, 3, 4].into(),
-                exponent: 0,
-                lexical_integer: false
-            })
+            Some(Dec { negative: true, digits: vec![1, 2, 3, 4].into(), exponent: 0, lexical_integer: false })
         );
         assert_eq!(Dec::parse("abc"), None);
         assert_eq!(Dec::parse("1."), None);

@@ -10,10 +10,22 @@ use crate::regex::RegexLimits;
 /// with [`CompileErrorKind::LimitExceeded`](crate::CompileErrorKind).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
-    /// Deepest nesting of subschemas in any document.
+    /// Deepest JSON nesting of a schema document (and of any `const` or
+    /// `enum` value in it).
     pub max_schema_depth: usize,
     /// Most compiled subschemas (program nodes).
     pub max_nodes: usize,
+    /// Most instructions in the program.
+    pub max_instructions: usize,
+    /// Most node evaluations one instance location may trigger (after
+    /// memoization), through `allOf`/`anyOf`/`oneOf`/`not`/`if`/`then`/
+    /// `else`/dependent schemas/`$ref`/`$dynamicRef`.
+    pub max_fan_out: u64,
+    /// Longest chain of in-place applications (`$ref` to `$ref` to
+    /// `allOf` ...) at one instance location.
+    pub max_ref_hops: u64,
+    /// Most steps the compile-time cost analysis may take.
+    pub max_analysis_work: u64,
     /// Most values in one `enum`.
     pub max_enum_values: usize,
     /// Most JSON nodes in one `const` or `enum` (all values together).
@@ -27,8 +39,12 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_schema_depth: 512,
+            max_schema_depth: 256,
             max_nodes: 1_000_000,
+            max_instructions: 4_000_000,
+            max_fan_out: 100_000,
+            max_ref_hops: 512,
+            max_analysis_work: 50_000_000,
             max_enum_values: 100_000,
             max_const_size: 1_000_000,
             regex: RegexLimits::default(),

@@ -4,11 +4,7 @@ use serde_json::Value;
 
 /// Escapes one reference token (`~` → `~0`, `/` → `~1`).
 pub fn escape(token: &str) -> std::borrow::Cow<'_, str> {
-    if token.contains(['~', '/']) {
-        token.replace('~', "~0").replace('/', "~1").into()
-    } else {
-        token.into()
-    }
+    if token.contains(['~', '/']) { token.replace('~', "~0").replace('/', "~1").into() } else { token.into() }
 }
 
 /// Splits a pointer into unescaped tokens; `None` if it is not a pointer
@@ -52,10 +48,7 @@ pub fn step<'a>(value: &'a Value, token: &str) -> Option<&'a Value> {
 
 /// An RFC 6901 array index: digits, no leading zero.
 fn array_index(token: &str) -> Option<usize> {
-    if token.is_empty()
-        || !token.bytes().all(|b| b.is_ascii_digit())
-        || (token.len() > 1 && token.starts_with('0'))
-    {
+    if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) || (token.len() > 1 && token.starts_with('0')) {
         return None;
     }
     token.parse().ok()

@@ -38,10 +38,7 @@ pub(crate) struct Dialect {
 
 impl Dialect {
     pub(crate) fn of_draft(draft: Draft) -> Dialect {
-        Dialect {
-            draft,
-            vocab: draft.default_vocabularies(),
-        }
+        Dialect { draft, vocab: draft.default_vocabularies() }
     }
 }
 
@@ -101,18 +98,14 @@ impl<'a> Registry<'a> {
         root_uri: AbsoluteUri,
         resources: &'a [(String, Value)],
         default_draft: Draft,
-        max_depth: usize,
+        limits: &crate::Limits,
     ) -> Result<(Registry<'a>, ResIdx), CompileError> {
+        let max_depth = limits.max_schema_depth;
         let mut pending = Vec::with_capacity(resources.len());
         for (uri, doc) in resources {
+            crate::compile::check_depth(doc, uri, limits)?;
             let parsed = AbsoluteUri::parse(uri).map_err(|e| {
-                CompileError::new(
-                    CompileErrorKind::InvalidUri {
-                        value: uri.clone(),
-                        reason: e.reason,
-                    },
-                    uri.clone(),
-                )
+                CompileError::new(CompileErrorKind::InvalidUri { value: uri.clone(), reason: e.reason }, uri.clone())
             })?;
             pending.push((parsed, doc));
         }
@@ -143,16 +136,17 @@ impl<'a> Registry<'a> {
     pub(crate) fn dynamic_anchors(&self, idx: ResIdx) -> Vec<(String, &'a Value)> {
         let mut out: Vec<_> = self
             .resource(idx)
-            .map(|r| {
-                r.anchors
-                    .iter()
-                    .filter(|(_, a)| a.dynamic)
-                    .map(|(n, a)| (n.clone(), a.value))
-                    .collect()
-            })
+            .map(|r| r.anchors.iter().filter(|(_, a)| a.dynamic).map(|(n, a)| (n.clone(), a.value)).collect())
             .unwrap_or_default();
         out.sort_by(|a, b| a.0.cmp(&b.0));
         out
+    }
+
+    /// The `$dynamicAnchor` named `name` of a resource, if it defines one.
+    pub(crate) fn dynamic_anchor(&self, idx: ResIdx, name: &str) -> Option<Target<'a>> {
+        let anchor = self.resource(idx)?.anchors.get(name).filter(|a| a.dynamic)?;
+        let info = self.info(anchor.value)?.clone();
+        Some(Target { value: anchor.value, info, dynamic_anchor: None })
     }
 
     /// Where a crawled subschema sits.
@@ -172,27 +166,15 @@ impl<'a> Registry<'a> {
     pub(crate) fn resource_root(&self, idx: ResIdx) -> Option<Target<'a>> {
         let r = self.resource(idx)?;
         let info = self.info(r.root)?.clone();
-        Some(Target {
-            value: r.root,
-            info,
-            dynamic_anchor: None,
-        })
+        Some(Target { value: r.root, info, dynamic_anchor: None })
     }
 
     /// The dialect declared by a document or embedded resource root.
-    fn document_dialect(
-        &mut self,
-        root: &Value,
-        at: &AbsoluteUri,
-        depth: usize,
-    ) -> Result<Dialect, CompileError> {
+    fn document_dialect(&mut self, root: &Value, at: &AbsoluteUri, depth: usize) -> Result<Dialect, CompileError> {
         match root.get("$schema") {
             Some(Value::String(s)) => self.dialect_of_meta_schema(s, at, depth),
             Some(_) => Err(CompileError::new(
-                CompileErrorKind::InvalidKeyword {
-                    keyword: "$schema".into(),
-                    expected: "a URI string",
-                },
+                CompileErrorKind::InvalidKeyword { keyword: "$schema".into(), expected: "a URI string" },
                 at.with_fragment("/$schema"),
             )),
             None => Ok(self.default_dialect),
@@ -201,22 +183,12 @@ impl<'a> Registry<'a> {
 
     /// The dialect a `$schema` URI selects: a known draft, or a registered
     /// meta-schema whose `$vocabulary` picks the vocabularies.
-    fn dialect_of_meta_schema(
-        &mut self,
-        uri: &str,
-        at: &AbsoluteUri,
-        depth: usize,
-    ) -> Result<Dialect, CompileError> {
+    fn dialect_of_meta_schema(&mut self, uri: &str, at: &AbsoluteUri, depth: usize) -> Result<Dialect, CompileError> {
         if let Some(draft) = Draft::from_meta_schema_uri(uri) {
             return Ok(Dialect::of_draft(draft));
         }
         let unknown = || {
-            CompileError::new(
-                CompileErrorKind::UnknownDialect {
-                    uri: uri.to_string(),
-                },
-                at.with_fragment("/$schema"),
-            )
+            CompileError::new(CompileErrorKind::UnknownDialect { uri: uri.to_string() }, at.with_fragment("/$schema"))
         };
         if depth > 8 {
             return Err(unknown());
@@ -229,9 +201,7 @@ impl<'a> Registry<'a> {
             None => return Err(unknown()),
         };
         let parent = match meta.get("$schema") {
-            Some(Value::String(s))
-                if Draft::from_meta_schema_uri(s).is_none() && s.as_str() != uri =>
-            {
+            Some(Value::String(s)) if Draft::from_meta_schema_uri(s).is_none() && s.as_str() != uri => {
                 self.dialect_of_meta_schema(s, &meta_uri, depth + 1)?
             }
             Some(Value::String(s)) => match Draft::from_meta_schema_uri(s) {
@@ -241,15 +211,10 @@ impl<'a> Registry<'a> {
             _ => return Err(unknown()),
         };
         let vocab = match meta.get("$vocabulary") {
-            Some(Value::Object(map)) if parent.draft >= Draft::Draft201909 => {
-                vocabularies(map, &meta_uri)?
-            }
+            Some(Value::Object(map)) if parent.draft >= Draft::Draft201909 => vocabularies(map, &meta_uri)?,
             _ => parent.vocab,
         };
-        Ok(Dialect {
-            draft: parent.draft,
-            vocab,
-        })
+        Ok(Dialect { draft: parent.draft, vocab })
     }
 
     /// A registered or embedded document (or resource root) by URI,
@@ -286,31 +251,17 @@ impl<'a> Registry<'a> {
 
     /// Resolves `reference` against the base URI of resource `base`.
     /// `at` is the referring location, for errors.
-    pub(crate) fn resolve(
-        &mut self,
-        base: ResIdx,
-        reference: &str,
-        at: &str,
-    ) -> Result<Target<'a>, CompileError> {
+    pub(crate) fn resolve(&mut self, base: ResIdx, reference: &str, at: &str) -> Result<Target<'a>, CompileError> {
         let base_uri = match self.resource(base) {
             Some(r) => r.uri.clone(),
             None => return Err(internal(at)),
         };
         let (uri, fragment) = base_uri.resolve(reference).map_err(|e| {
-            CompileError::new(
-                CompileErrorKind::InvalidUri {
-                    value: reference.to_string(),
-                    reason: e.reason,
-                },
-                at,
-            )
+            CompileError::new(CompileErrorKind::InvalidUri { value: reference.to_string(), reason: e.reason }, at)
         })?;
         let unresolvable = |resolved: String| {
             CompileError::new(
-                CompileErrorKind::UnresolvableReference {
-                    reference: reference.to_string(),
-                    resolved,
-                },
+                CompileErrorKind::UnresolvableReference { reference: reference.to_string(), resolved },
                 at,
             )
         };
@@ -326,14 +277,10 @@ impl<'a> Registry<'a> {
             None => return Err(internal(at)),
         };
         match fragment {
-            None => self
-                .target_at(res, root, &[])
-                .ok_or_else(|| unresolvable(uri.to_string())),
+            None => self.target_at(res, root, &[]).ok_or_else(|| unresolvable(uri.to_string())),
             Some(f) if f.starts_with('/') => {
-                let tokens =
-                    pointer::tokens(&f).ok_or_else(|| unresolvable(uri.with_fragment(&f)))?;
-                self.target_at(res, root, &tokens)
-                    .ok_or_else(|| unresolvable(uri.with_fragment(&f)))
+                let tokens = pointer::tokens(&f).ok_or_else(|| unresolvable(uri.with_fragment(&f)))?;
+                self.target_at(res, root, &tokens).ok_or_else(|| unresolvable(uri.with_fragment(&f)))
             }
             Some(name) => {
                 let anchor = self
@@ -341,15 +288,8 @@ impl<'a> Registry<'a> {
                     .and_then(|r| r.anchors.get(&name))
                     .cloned()
                     .ok_or_else(|| unresolvable(uri.with_fragment(&name)))?;
-                let info = self
-                    .info(anchor.value)
-                    .cloned()
-                    .ok_or_else(|| internal(at))?;
-                Ok(Target {
-                    value: anchor.value,
-                    info,
-                    dynamic_anchor: anchor.dynamic.then_some(name),
-                })
+                let info = self.info(anchor.value).cloned().ok_or_else(|| internal(at))?;
+                Ok(Target { value: anchor.value, info, dynamic_anchor: anchor.dynamic.then_some(name) })
             }
         }
     }
@@ -373,11 +313,7 @@ impl<'a> Registry<'a> {
         let _ = res;
         let mut info = nearest;
         info.pointer.push_str(&rest);
-        Some(Target {
-            value: current,
-            info,
-            dynamic_anchor: None,
-        })
+        Some(Target { value: current, info, dynamic_anchor: None })
     }
 
     /// Crawls a document, registering its resources, anchors and
@@ -388,13 +324,7 @@ impl<'a> Registry<'a> {
         }
         let dialect = self.document_dialect(root, &doc_uri, 0)?;
         let root_res = self.add_resource(doc_uri, root)?;
-        let mut stack = vec![Frame {
-            value: root,
-            resource: root_res,
-            pointer: String::new(),
-            dialect,
-            depth: 0,
-        }];
+        let mut stack = vec![Frame { value: root, resource: root_res, pointer: String::new(), dialect, depth: 0 }];
         while let Some(frame) = stack.pop() {
             if frame.depth > self.max_depth {
                 return Err(CompileError::new(
@@ -403,11 +333,7 @@ impl<'a> Registry<'a> {
                         bound: frame.depth as u64,
                         max: self.max_depth as u64,
                     },
-                    self.location(&SchemaInfo {
-                        resource: frame.resource,
-                        pointer: frame.pointer,
-                        dialect,
-                    }),
+                    self.location(&SchemaInfo { resource: frame.resource, pointer: frame.pointer, dialect }),
                 ));
             }
             self.visit(frame, &mut stack)?;
@@ -417,54 +343,30 @@ impl<'a> Registry<'a> {
 
     fn add_resource(&mut self, uri: AbsoluteUri, root: &'a Value) -> Result<ResIdx, CompileError> {
         if let Some(&idx) = self.by_uri.get(&uri) {
-            let same = self
-                .resource(idx)
-                .is_some_and(|r| std::ptr::eq(r.root, root) || crate::value::equal(r.root, root));
+            let same =
+                self.resource(idx).is_some_and(|r| std::ptr::eq(r.root, root) || crate::value::equal(r.root, root));
             if same {
                 return Ok(idx);
             }
             return Err(CompileError::new(
-                CompileErrorKind::DuplicateResource {
-                    uri: uri.to_string(),
-                },
+                CompileErrorKind::DuplicateResource { uri: uri.to_string() },
                 uri.with_fragment(""),
             ));
         }
         let idx = ResIdx::try_from(self.resources.len()).map_err(|_| internal(uri.as_str()))?;
-        self.resources.push(ResourceEntry {
-            uri: uri.clone(),
-            root,
-            anchors: HashMap::new(),
-            recursive_anchor: false,
-        });
+        self.resources.push(ResourceEntry { uri: uri.clone(), root, anchors: HashMap::new(), recursive_anchor: false });
         self.by_uri.insert(uri, idx);
         Ok(idx)
     }
 
     fn visit(&mut self, frame: Frame<'a>, stack: &mut Vec<Frame<'a>>) -> Result<(), CompileError> {
-        let Frame {
-            value,
-            mut resource,
-            mut pointer,
-            mut dialect,
-            depth,
-        } = frame;
+        let Frame { value, mut resource, mut pointer, mut dialect, depth } = frame;
         let Value::Object(obj) = value else {
-            self.info.insert(
-                addr(value),
-                SchemaInfo {
-                    resource,
-                    pointer,
-                    dialect,
-                },
-            );
+            self.info.insert(addr(value), SchemaInfo { resource, pointer, dialect });
             return Ok(());
         };
         let at_doc_root = depth == 0;
-        let current_uri = self
-            .resource(resource)
-            .map(|r| r.uri.clone())
-            .ok_or_else(|| internal(""))?;
+        let current_uri = self.resource(resource).map(|r| r.uri.clone()).ok_or_else(|| internal(""))?;
         // A `$schema` beside an identifier (or at the document root) sets the dialect.
         let has_id = obj.contains_key("$id") || obj.contains_key("id");
         if !at_doc_root && has_id {
@@ -484,18 +386,8 @@ impl<'a> Registry<'a> {
                     }
                     _ => {
                         let (uri, fragment) = current_uri.resolve(id).map_err(|e| {
-                            let at = self.location(&SchemaInfo {
-                                resource,
-                                pointer: pointer.clone(),
-                                dialect,
-                            });
-                            CompileError::new(
-                                CompileErrorKind::InvalidUri {
-                                    value: id.clone(),
-                                    reason: e.reason,
-                                },
-                                at,
-                            )
+                            let at = self.location(&SchemaInfo { resource, pointer: pointer.clone(), dialect });
+                            CompileError::new(CompileErrorKind::InvalidUri { value: id.clone(), reason: e.reason }, at)
                         })?;
                         if uri != current_uri {
                             if at_doc_root {
@@ -509,9 +401,7 @@ impl<'a> Registry<'a> {
                                 pointer = String::new();
                             }
                         }
-                        if let Some(name) =
-                            fragment.filter(|f| !f.is_empty() && draft <= Draft::Draft7)
-                        {
+                        if let Some(name) = fragment.filter(|f| !f.is_empty() && draft <= Draft::Draft7) {
                             self.add_anchor(resource, name, value, false);
                         }
                     }
@@ -529,45 +419,27 @@ impl<'a> Registry<'a> {
             }
         }
         if draft == Draft::Draft201909 && obj.get("$recursiveAnchor") == Some(&Value::Bool(true)) {
-            let is_resource_root = self
-                .resource(resource)
-                .is_some_and(|r| std::ptr::eq(r.root, value));
+            let is_resource_root = self.resource(resource).is_some_and(|r| std::ptr::eq(r.root, value));
             if is_resource_root {
                 if let Some(r) = self.resources.get_mut(resource as usize) {
                     r.recursive_anchor = true;
                 }
             }
         }
-        self.info.insert(
-            addr(value),
-            SchemaInfo {
-                resource,
-                pointer: pointer.clone(),
-                dialect,
-            },
-        );
+        self.info.insert(addr(value), SchemaInfo { resource, pointer: pointer.clone(), dialect });
         for_each_subschema(obj, draft, |path, child| {
             let mut p = pointer.clone();
             for token in path {
                 pointer::push(&mut p, token);
             }
-            stack.push(Frame {
-                value: child,
-                resource,
-                pointer: p,
-                dialect,
-                depth: depth + 1,
-            });
+            stack.push(Frame { value: child, resource, pointer: p, dialect, depth: depth + 1 });
         });
         Ok(())
     }
 
     fn add_anchor(&mut self, resource: ResIdx, name: &str, value: &'a Value, dynamic: bool) {
         if let Some(r) = self.resources.get_mut(resource as usize) {
-            let entry = r
-                .anchors
-                .entry(name.to_string())
-                .or_insert(Anchor { value, dynamic });
+            let entry = r.anchors.entry(name.to_string()).or_insert(Anchor { value, dynamic });
             entry.dynamic |= dynamic && std::ptr::eq(entry.value, value);
         }
     }
@@ -583,19 +455,13 @@ struct Frame<'a> {
 
 fn internal(at: &str) -> CompileError {
     CompileError::new(
-        CompileErrorKind::InvalidKeyword {
-            keyword: "(internal)".into(),
-            expected: "a consistent registry",
-        },
+        CompileErrorKind::InvalidKeyword { keyword: "(internal)".into(), expected: "a consistent registry" },
         at,
     )
 }
 
 /// Parses a meta-schema's `$vocabulary`.
-fn vocabularies(
-    map: &Map<String, Value>,
-    meta: &AbsoluteUri,
-) -> Result<Vocabularies, CompileError> {
+fn vocabularies(map: &Map<String, Value>, meta: &AbsoluteUri) -> Result<Vocabularies, CompileError> {
     let mut vocab = Vocabularies::CORE;
     for (uri, required) in map {
         match Vocabularies::from_uri(uri) {
@@ -644,11 +510,7 @@ const MAP: &[(&str, Draft)] = &[
 
 /// Calls `f(path, subschema)` for every direct subschema of `obj` in
 /// `draft` (the path is the keyword and, for arrays and maps, the key).
-pub(crate) fn for_each_subschema<'a>(
-    obj: &'a Map<String, Value>,
-    draft: Draft,
-    mut f: impl FnMut(&[&str], &'a Value),
-) {
+pub(crate) fn for_each_subschema<'a>(obj: &'a Map<String, Value>, draft: Draft, mut f: impl FnMut(&[&str], &'a Value)) {
     let is_schema = |v: &Value| v.is_object() || v.is_boolean();
     for (kw, since) in SINGLE {
         if draft >= *since {

@@ -47,15 +47,8 @@ impl<'a> UriRef<'a> {
     /// Splits `text` into URI components.
     pub fn parse(text: &'a str) -> Result<UriRef<'a>, UriError> {
         if let Some(c) = text.chars().find(|c| c.is_control() || *c == ' ') {
-            let reason = if c == ' ' {
-                "contains a space"
-            } else {
-                "contains a control character"
-            };
-            return Err(UriError {
-                text: text.to_string(),
-                reason,
-            });
+            let reason = if c == ' ' { "contains a space" } else { "contains a control character" };
+            return Err(UriError { text: text.to_string(), reason });
         }
         let (rest, fragment) = match text.split_once('#') {
             Some((r, f)) => (r, Some(f)),
@@ -78,13 +71,7 @@ impl<'a> UriRef<'a> {
             }
             None => (None, rest),
         };
-        Ok(UriRef {
-            scheme,
-            authority,
-            path,
-            query,
-            fragment,
-        })
+        Ok(UriRef { scheme, authority, path, query, fragment })
     }
 
     /// Whether the reference has a scheme (is an absolute URI, possibly with fragment).
@@ -106,13 +93,7 @@ fn is_scheme(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
 }
 
-fn recompose(
-    out: &mut String,
-    scheme: Option<&str>,
-    authority: Option<&str>,
-    path: &str,
-    query: Option<&str>,
-) {
+fn recompose(out: &mut String, scheme: Option<&str>, authority: Option<&str>, path: &str, query: Option<&str>) {
     if let Some(s) = scheme {
         out.push_str(s);
         out.push(':');
@@ -138,42 +119,19 @@ impl AbsoluteUri {
     pub fn parse(text: &str) -> Result<AbsoluteUri, UriError> {
         let r = UriRef::parse(text)?;
         if !r.is_absolute() {
-            return Err(UriError {
-                text: text.to_string(),
-                reason: "it has no scheme",
-            });
+            return Err(UriError { text: text.to_string(), reason: "it has no scheme" });
         }
-        Ok(AbsoluteUri::from_parts(
-            r.scheme,
-            r.authority,
-            r.path,
-            r.query,
-        ))
+        Ok(AbsoluteUri::from_parts(r.scheme, r.authority, r.path, r.query))
     }
 
-    fn from_parts(
-        scheme: Option<&str>,
-        authority: Option<&str>,
-        path: &str,
-        query: Option<&str>,
-    ) -> AbsoluteUri {
+    fn from_parts(scheme: Option<&str>, authority: Option<&str>, path: &str, query: Option<&str>) -> AbsoluteUri {
         let scheme_lc = scheme.map(str::to_ascii_lowercase);
         let authority_lc = authority.map(normalize_authority);
         let is_http = matches!(scheme_lc.as_deref(), Some("http" | "https"));
         let path = remove_dot_segments(path);
-        let path = if path.is_empty() && authority.is_some() && is_http {
-            "/".to_string()
-        } else {
-            path
-        };
+        let path = if path.is_empty() && authority.is_some() && is_http { "/".to_string() } else { path };
         let mut out = String::new();
-        recompose(
-            &mut out,
-            scheme_lc.as_deref(),
-            authority_lc.as_deref(),
-            &path,
-            query,
-        );
+        recompose(&mut out, scheme_lc.as_deref(), authority_lc.as_deref(), &path, query);
         AbsoluteUri(out)
     }
 
@@ -184,10 +142,7 @@ impl AbsoluteUri {
 
     /// Resolves `reference` against this base (RFC 3986 §5.2.2), returning
     /// the target without fragment and the fragment, if any.
-    pub fn resolve<'r>(
-        &self,
-        reference: &'r str,
-    ) -> Result<(AbsoluteUri, Option<&'r str>), UriError> {
+    pub fn resolve<'r>(&self, reference: &'r str) -> Result<(AbsoluteUri, Option<&'r str>), UriError> {
         let r = UriRef::parse(reference)?;
         // The base is normalized and was produced by this module, so it parses.
         let b = UriRef::parse(&self.0)?;
@@ -297,9 +252,7 @@ pub fn percent_decode(text: &str) -> Option<String> {
 }
 
 fn hex_value(b: u8) -> Option<u8> {
-    char::from(b)
-        .to_digit(16)
-        .and_then(|d| u8::try_from(d).ok())
+    char::from(b).to_digit(16).and_then(|d| u8::try_from(d).ok())
 }
 
 #[cfg(test)]
@@ -363,17 +316,11 @@ mod tests {
     #[test]
     fn urns_and_normalization() {
         assert_eq!(
-            resolve(
-                "urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed",
-                "#/$defs/bar"
-            ),
+            resolve("urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed", "#/$defs/bar"),
             "urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed#/$defs/bar"
         );
         assert_eq!(resolve("HTTP://Example.COM", "#x"), "http://example.com/#x");
-        assert_eq!(
-            resolve("http://localhost:1234/a/b.json", "c.json"),
-            "http://localhost:1234/a/c.json"
-        );
+        assert_eq!(resolve("http://localhost:1234/a/b.json", "c.json"), "http://localhost:1234/a/c.json");
     }
 
     #[test]

@@ -137,11 +137,7 @@ impl TypeSet {
                     return false;
                 }
                 let num = Num::from_json(n);
-                return if strict_integers {
-                    num.is_lexical_integer()
-                } else {
-                    num.is_integer()
-                };
+                return if strict_integers { num.is_lexical_integer() } else { num.is_integer() };
             }
         };
         self.0 & bit != 0
@@ -162,9 +158,7 @@ pub fn equal(a: &Value, b: &Value) -> bool {
             (Value::Null, Value::Null) => true,
             (Value::Bool(p), Value::Bool(q)) => p == q,
             (Value::String(p), Value::String(q)) => p == q,
-            (Value::Number(p), Value::Number(q)) => {
-                Num::from_json(p).compare(&Num::from_json(q)).is_eq()
-            }
+            (Value::Number(p), Value::Number(q)) => Num::from_json(p).compare(&Num::from_json(q)).is_eq(),
             (Value::Array(p), Value::Array(q)) => {
                 if p.len() != q.len() {
                     return false;
@@ -244,9 +238,7 @@ pub fn hash<S: BuildHasher>(value: &Value, state: &S) -> (u64, usize) {
             Work::Object(n) => {
                 let start = done.len().saturating_sub(n);
                 // Order-independent: sum of entry hashes.
-                let sum = done
-                    .drain(start..)
-                    .fold(0x9e37_79b9_7f4a_7c15_u64, u64::wrapping_add);
+                let sum = done.drain(start..).fold(0x9e37_79b9_7f4a_7c15_u64, u64::wrapping_add);
                 let mut h = state.build_hasher();
                 h.write_u8(b'{');
                 h.write_u64(sum);
@@ -326,10 +318,7 @@ mod tests {
     #[test]
     fn equality_is_json_equality() {
         assert!(equal(&json!(1), &json!(1.0)));
-        assert!(equal(
-            &json!({"a": [1, {"b": 2.0}]}),
-            &json!({"a": [1.0, {"b": 2}]})
-        ));
+        assert!(equal(&json!({"a": [1, {"b": 2.0}]}), &json!({"a": [1.0, {"b": 2}]})));
         assert!(!equal(&json!([1, 2]), &json!([2, 1])));
         assert!(!equal(&json!({"a": 1}), &json!({"b": 1})));
         assert!(!equal(&json!(false), &json!(0)));
@@ -341,10 +330,7 @@ mod tests {
         let s = RandomState::new();
         let h = |v: serde_json::Value| hash(&v, &s).0;
         assert_eq!(h(json!(1)), h(json!(1.0)));
-        assert_eq!(
-            h(json!({"a": [1, 2], "b": null})),
-            h(json!({"b": null, "a": [1.0, 2]}))
-        );
+        assert_eq!(h(json!({"a": [1, 2], "b": null})), h(json!({"b": null, "a": [1.0, 2]})));
         assert_ne!(h(json!([1, 2])), h(json!([2, 1])));
         assert_ne!(h(json!({"a": 1})), h(json!({"b": 1})));
         assert_eq!(hash(&json!([1, [2, 3]]), &s).1, 5);

@@ -16,8 +16,7 @@ impl ContentEncoding {
     /// The encoding named by a `contentEncoding` value (case-insensitive,
     /// as MIME `Content-Transfer-Encoding` names are), if known.
     pub fn from_name(name: &str) -> Option<ContentEncoding> {
-        name.eq_ignore_ascii_case("base64")
-            .then_some(ContentEncoding::Base64)
+        name.eq_ignore_ascii_case("base64").then_some(ContentEncoding::Base64)
     }
 
     /// Decodes `value`; `None` if it is not valid in this encoding.
@@ -40,14 +39,8 @@ impl ContentMediaType {
     /// Type and subtype compare case-insensitively and parameters such as
     /// `; charset=utf-8` are ignored (RFC 2045 section 5.1).
     pub fn from_name(name: &str) -> Option<ContentMediaType> {
-        let essence = name
-            .split(';')
-            .next()
-            .unwrap_or_default()
-            .trim_matches([' ', '\t']);
-        essence
-            .eq_ignore_ascii_case("application/json")
-            .then_some(ContentMediaType::Json)
+        let essence = name.split(';').next().unwrap_or_default().trim_matches([' ', '\t']);
+        essence.eq_ignore_ascii_case("application/json").then_some(ContentMediaType::Json)
     }
 
     /// Whether `bytes` are a document of this media type.
@@ -118,12 +111,7 @@ pub fn is_json(bytes: &[u8]) -> bool {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return false;
     };
-    JsonChecker {
-        bytes: text.as_bytes(),
-        pos: 0,
-        open: Vec::new(),
-    }
-    .document()
+    JsonChecker { bytes: text.as_bytes(), pos: 0, open: Vec::new() }.document()
 }
 
 struct JsonChecker<'a> {
@@ -219,10 +207,7 @@ impl JsonChecker<'_> {
     }
 
     fn literal(&mut self, word: &[u8]) -> bool {
-        let hit = self
-            .bytes
-            .get(self.pos..)
-            .is_some_and(|rest| rest.starts_with(word));
+        let hit = self.bytes.get(self.pos..).is_some_and(|rest| rest.starts_with(word));
         self.pos += if hit { word.len() } else { 0 };
         hit
     }
@@ -299,8 +284,8 @@ mod tests {
         assert_eq!(decode_base64("Zm9vYmFy"), Some(b"foobar".to_vec()));
         assert_eq!(decode_base64("+/+/"), Some(vec![0xFB, 0xFF, 0xBF]));
         for bad in [
-            "Zg", "Zg=", "Zg===", "Z===", "====", "Zm9", "Zg==Zg==", "Zm=v", "Zh==", "Zm9=",
-            "Zm8 ", " Zm8", "Zm\n8=", "Zm-_", "Zm8=\n", "Zm8%",
+            "Zg", "Zg=", "Zg===", "Z===", "====", "Zm9", "Zg==Zg==", "Zm=v", "Zh==", "Zm9=", "Zm8 ", " Zm8", "Zm\n8=",
+            "Zm-_", "Zm8=\n", "Zm8%",
         ] {
             assert_eq!(decode_base64(bad), None, "{bad:?}");
         }
@@ -377,28 +362,13 @@ mod tests {
 
     #[test]
     fn names() {
-        assert_eq!(
-            ContentEncoding::from_name("base64"),
-            Some(ContentEncoding::Base64)
-        );
-        assert_eq!(
-            ContentEncoding::from_name("BASE64"),
-            Some(ContentEncoding::Base64)
-        );
+        assert_eq!(ContentEncoding::from_name("base64"), Some(ContentEncoding::Base64));
+        assert_eq!(ContentEncoding::from_name("BASE64"), Some(ContentEncoding::Base64));
         assert_eq!(ContentEncoding::from_name("base32"), None);
         assert_eq!(ContentEncoding::Base64.decode("e30="), Some(b"{}".to_vec()));
-        assert_eq!(
-            ContentMediaType::from_name("application/json"),
-            Some(ContentMediaType::Json)
-        );
-        assert_eq!(
-            ContentMediaType::from_name("Application/JSON; charset=utf-8"),
-            Some(ContentMediaType::Json)
-        );
-        assert_eq!(
-            ContentMediaType::from_name("application/json ;charset=\"utf-8\""),
-            Some(ContentMediaType::Json)
-        );
+        assert_eq!(ContentMediaType::from_name("application/json"), Some(ContentMediaType::Json));
+        assert_eq!(ContentMediaType::from_name("Application/JSON; charset=utf-8"), Some(ContentMediaType::Json));
+        assert_eq!(ContentMediaType::from_name("application/json ;charset=\"utf-8\""), Some(ContentMediaType::Json));
         assert_eq!(ContentMediaType::from_name("application/jsonx"), None);
         assert_eq!(ContentMediaType::from_name("text/plain"), None);
         assert!(ContentMediaType::Json.matches(b"{}"));

@@ -30,11 +30,7 @@ fn parse_date(b: &[u8]) -> bool {
     let [y1, y2, y3, y4, b'-', m1, m2, b'-', d1, d2] = *b else {
         return false;
     };
-    let (Some(year), Some(month), Some(day)) = (
-        digits(&[y1, y2, y3, y4]),
-        digits(&[m1, m2]),
-        digits(&[d1, d2]),
-    ) else {
+    let (Some(year), Some(month), Some(day)) = (digits(&[y1, y2, y3, y4]), digits(&[m1, m2]), digits(&[d1, d2])) else {
         return false;
     };
     (1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month)
@@ -51,9 +47,7 @@ fn days_in_month(year: i32, month: i32) -> i32 {
 
 /// The decimal value of `b` if every byte is an ASCII digit.
 fn digits(b: &[u8]) -> Option<i32> {
-    b.iter().try_fold(0i32, |acc, &d| {
-        d.is_ascii_digit().then(|| acc * 10 + i32::from(d - b'0'))
-    })
+    b.iter().try_fold(0i32, |acc, &d| d.is_ascii_digit().then(|| acc * 10 + i32::from(d - b'0')))
 }
 
 /// Parses a two-digit field no greater than `max`.
@@ -65,11 +59,9 @@ fn parse_full_time(b: &[u8]) -> bool {
     let Some(([h1, h2, b':', mi1, mi2, b':', s1, s2], rest)) = b.split_first_chunk::<8>() else {
         return false;
     };
-    let (Some(hour), Some(minute), Some(second)) = (
-        field(&[*h1, *h2], 23),
-        field(&[*mi1, *mi2], 59),
-        field(&[*s1, *s2], 60),
-    ) else {
+    let (Some(hour), Some(minute), Some(second)) =
+        (field(&[*h1, *h2], 23), field(&[*mi1, *mi2], 59), field(&[*s1, *s2], 60))
+    else {
         return false;
     };
     // time-secfrac = "." 1*DIGIT
@@ -163,13 +155,7 @@ mod tests {
 
     #[test]
     fn dates() {
-        for ok in [
-            "2020-02-29",
-            "2000-02-29",
-            "0000-01-01",
-            "1999-12-31",
-            "2021-04-30",
-        ] {
+        for ok in ["2020-02-29", "2000-02-29", "0000-01-01", "1999-12-31", "2021-04-30"] {
             assert!(is_date(ok), "{ok}");
         }
         for bad in [
@@ -236,14 +222,14 @@ mod tests {
     #[test]
     fn durations() {
         for ok in [
-            "P1Y", "P1Y2M", "P1Y2M3D", "P2M3D", "P3D", "PT1H", "PT1H2M", "PT1H2M3S", "PT2M3S",
-            "PT3S", "P1DT1S", "P7W", "p1y", "P0D",
+            "P1Y", "P1Y2M", "P1Y2M3D", "P2M3D", "P3D", "PT1H", "PT1H2M", "PT1H2M3S", "PT2M3S", "PT3S", "P1DT1S", "P7W",
+            "p1y", "P0D",
         ] {
             assert!(is_duration(ok), "{ok}");
         }
         for bad in [
-            "", "P", "PT", "P1YT", "P1Y3D", "PT1H3S", "P1W1D", "P1WT1H", "P1", "PT1", "P1H",
-            "PT1D", "P1M1Y", "P1.5Y", "P1YY", "P1DT", "PT1HT1M", "1Y", "PW",
+            "", "P", "PT", "P1YT", "P1Y3D", "PT1H3S", "P1W1D", "P1WT1H", "P1", "PT1", "P1H", "PT1D", "P1M1Y", "P1.5Y",
+            "P1YY", "P1DT", "PT1HT1M", "1Y", "PW",
         ] {
             assert!(!is_duration(bad), "{bad:?}");
         }

@@ -61,14 +61,7 @@ pub fn is_idn_hostname(s: &str) -> bool {
 /// UTS #46 ToASCII (non-transitional, STD3 rules, DNS lengths checked;
 /// hyphens are left to [`check_ascii_name`]).
 fn uts46_to_ascii(s: &str) -> Option<Cow<'_, str>> {
-    Uts46::new()
-        .to_ascii(
-            s.as_bytes(),
-            AsciiDenyList::STD3,
-            Hyphens::Allow,
-            DnsLength::Verify,
-        )
-        .ok()
+    Uts46::new().to_ascii(s.as_bytes(), AsciiDenyList::STD3, Hyphens::Allow, DnsLength::Verify).ok()
 }
 
 /// Checks an ASCII name's length and labels; `Some(true)` if it is valid
@@ -131,11 +124,7 @@ mod tests {
     #[test]
     fn hostnames() {
         let label63 = "a".repeat(63);
-        let name253 = [label63.as_str(); 4]
-            .join(".")
-            .get(..253)
-            .map(str::to_owned)
-            .unwrap_or_default();
+        let name253 = [label63.as_str(); 4].join(".").get(..253).map(str::to_owned).unwrap_or_default();
         for ok in [
             "a",
             "example.com",

@@ -10,8 +10,8 @@
 //! processing, which the caller runs on the whole name.
 
 use icu_properties::props::{
-    ChangesWhenNfkcCasefolded, DefaultIgnorableCodePoint, GeneralCategory, HangulSyllableType,
-    NoncharacterCodePoint, Script, WhiteSpace,
+    ChangesWhenNfkcCasefolded, DefaultIgnorableCodePoint, GeneralCategory, HangulSyllableType, NoncharacterCodePoint,
+    Script, WhiteSpace,
 };
 use icu_properties::{CodePointMapData, CodePointSetData};
 
@@ -33,16 +33,10 @@ fn property(c: char) -> Property {
     match c {
         // 2.6 Exceptions (F)
         '\u{DF}' | '\u{3C2}' | '\u{6FD}' | '\u{6FE}' | '\u{F0B}' | '\u{3007}' => Property::Pvalid,
-        '\u{B7}'
-        | '\u{375}'
-        | '\u{5F3}'
-        | '\u{5F4}'
-        | '\u{30FB}'
-        | '\u{660}'..='\u{669}'
-        | '\u{6F0}'..='\u{6F9}' => Property::ContextO,
-        '\u{640}' | '\u{7FA}' | '\u{302E}' | '\u{302F}' | '\u{3031}'..='\u{3035}' | '\u{303B}' => {
-            Property::Disallowed
+        '\u{B7}' | '\u{375}' | '\u{5F3}' | '\u{5F4}' | '\u{30FB}' | '\u{660}'..='\u{669}' | '\u{6F0}'..='\u{6F9}' => {
+            Property::ContextO
         }
+        '\u{640}' | '\u{7FA}' | '\u{302E}' | '\u{302F}' | '\u{3031}'..='\u{3035}' | '\u{303B}' => Property::Disallowed,
         // 2.9 LDH (J)
         'a'..='z' | '0'..='9' | '-' => Property::Pvalid,
         // 2.8 JoinControl (H)
@@ -80,11 +74,7 @@ fn derived(c: char) -> Property {
             | GeneralCategory::NonspacingMark
             | GeneralCategory::SpacingMark
     );
-    if !disallowed && letter_digit {
-        Property::Pvalid
-    } else {
-        Property::Disallowed
-    }
+    if !disallowed && letter_digit { Property::Pvalid } else { Property::Disallowed }
 }
 
 /// Whether `c` may appear in a U-label at all: PVALID, CONTEXTJ or CONTEXTO.
@@ -95,9 +85,7 @@ pub fn is_idna2008_code_point(c: char) -> bool {
 fn is_combining_mark(c: char) -> bool {
     matches!(
         CodePointMapData::<GeneralCategory>::new().get(c),
-        GeneralCategory::NonspacingMark
-            | GeneralCategory::SpacingMark
-            | GeneralCategory::EnclosingMark
+        GeneralCategory::NonspacingMark | GeneralCategory::SpacingMark | GeneralCategory::EnclosingMark
     )
 }
 
@@ -159,10 +147,7 @@ pub fn is_u_label(label: &str) -> bool {
         if !ok {
             return false;
         }
-        has_kana_han |= matches!(
-            script(Some(c)),
-            Some(Script::Hiragana | Script::Katakana | Script::Han)
-        );
+        has_kana_han |= matches!(script(Some(c)), Some(Script::Hiragana | Script::Katakana | Script::Han));
         previous = Some(c);
     }
     !(has_arabic_indic && has_extended_arabic_indic) && (has_kana_han || !has_katakana_middle_dot)
@@ -174,9 +159,7 @@ mod tests {
 
     #[test]
     fn derived_properties() {
-        for c in [
-            'a', 'z', '0', '-', 'é', 'ß', 'ς', 'ü', '실', '丈', 'ぁ', '\u{301}', '\u{94D}',
-        ] {
+        for c in ['a', 'z', '0', '-', 'é', 'ß', 'ς', 'ü', '실', '丈', 'ぁ', '\u{301}', '\u{94D}'] {
             assert_eq!(property(c), Property::Pvalid, "{c:?}");
         }
         for c in [
@@ -207,14 +190,12 @@ mod tests {
 
     #[test]
     fn labels() {
-        for ok in [
-            "bücher", "l·l", "α͵β", "א׳ב", "・ぁ", "ァ・", "٠١", "۰۱", "a-b", "ab-c",
-        ] {
+        for ok in ["bücher", "l·l", "α͵β", "א׳ב", "・ぁ", "ァ・", "٠١", "۰۱", "a-b", "ab-c"] {
             assert!(is_u_label(ok), "{ok}");
         }
         for bad in [
-            "-ü", "ü-", "üb--c", "\u{301}a", "a·b", "·l", "l·", "α͵", "α͵a", "׳", "a׳", "・",
-            "a・b", "٠۰", "a_ü", "Bücher",
+            "-ü", "ü-", "üb--c", "\u{301}a", "a·b", "·l", "l·", "α͵", "α͵a", "׳", "a׳", "・", "a・b", "٠۰", "a_ü",
+            "Bücher",
         ] {
             assert!(!is_u_label(bad), "{bad}");
         }

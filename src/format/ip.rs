@@ -56,10 +56,7 @@ pub fn parse_ipv6(s: &str) -> Option<Ipv6Form> {
         compressed = true;
         rest = after;
         if rest.is_empty() {
-            return Some(Ipv6Form {
-                groups: 0,
-                compressed,
-            });
+            return Some(Ipv6Form { groups: 0, compressed });
         }
     }
     // 16-bit groups seen so far (an embedded IPv4 address counts as two).
@@ -121,13 +118,7 @@ mod tests {
 
     #[test]
     fn ipv4() {
-        for ok in [
-            "0.0.0.0",
-            "255.255.255.255",
-            "192.168.0.1",
-            "10.20.30.40",
-            "249.199.100.9",
-        ] {
+        for ok in ["0.0.0.0", "255.255.255.255", "192.168.0.1", "10.20.30.40", "249.199.100.9"] {
             assert!(is_ipv4(ok), "{ok}");
         }
         for bad in [

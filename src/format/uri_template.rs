@@ -45,9 +45,7 @@ pub fn is_uri_template(s: &str) -> bool {
 
 /// Checks the text between `{` and `}`.
 fn is_expression(s: &str) -> bool {
-    let list = s
-        .strip_prefix(['+', '#', '.', '/', ';', '?', '&', '=', ',', '!', '@', '|'])
-        .unwrap_or(s);
+    let list = s.strip_prefix(['+', '#', '.', '/', ';', '?', '&', '=', ',', '!', '@', '|']).unwrap_or(s);
     list.split(',').all(is_varspec)
 }
 
@@ -56,9 +54,8 @@ fn is_varspec(s: &str) -> bool {
         Some((name, max_length)) => (name, Some(max_length)),
         None => (s.strip_suffix('*').unwrap_or(s), None),
     };
-    let max_ok = max_length.is_none_or(|m| {
-        (1..=4).contains(&m.len()) && !m.starts_with('0') && m.bytes().all(|b| b.is_ascii_digit())
-    });
+    let max_ok = max_length
+        .is_none_or(|m| (1..=4).contains(&m.len()) && !m.starts_with('0') && m.bytes().all(|b| b.is_ascii_digit()));
     max_ok && is_varname(name)
 }
 

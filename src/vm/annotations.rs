@@ -84,16 +84,10 @@ mod tests {
 
     #[test]
     fn items_evaluated() {
-        let mut e = Evaluated {
-            items_below: 2,
-            ..Default::default()
-        };
+        let mut e = Evaluated { items_below: 2, ..Default::default() };
         e.items.set(5);
         assert!(e.has_item(1) && !e.has_item(2) && e.has_item(5));
-        e.merge(&Evaluated {
-            all_items: true,
-            ..Default::default()
-        });
+        e.merge(&Evaluated { all_items: true, ..Default::default() });
         assert!(e.has_item(100));
     }
 }

@@ -30,14 +30,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if !self.collecting() {
                     return Ok(false);
                 }
-                self.report(
-                    &["minItems"],
-                    ErrorKind::MinItems {
-                        limit: min,
-                        count: len,
-                    },
-                    None,
-                );
+                self.report(&["minItems"], ErrorKind::MinItems { limit: min, count: len }, None);
             }
         }
         if let Some(max) = c.max_items {
@@ -46,14 +39,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if !self.collecting() {
                     return Ok(false);
                 }
-                self.report(
-                    &["maxItems"],
-                    ErrorKind::MaxItems {
-                        limit: max,
-                        count: len,
-                    },
-                    None,
-                );
+                self.report(&["maxItems"], ErrorKind::MaxItems { limit: max, count: len }, None);
             }
         }
         for (i, (&node, item)) in c.prefix.iter().zip(items).enumerate() {
@@ -117,26 +103,14 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     (true, _) => "minContains",
                     (false, _) => "maxContains",
                 };
-                self.report(
-                    &[keyword],
-                    ErrorKind::Contains {
-                        min: contains.min,
-                        max: contains.max,
-                        count,
-                    },
-                    None,
-                );
+                self.report(&[keyword], ErrorKind::Contains { min: contains.min, max: contains.max, count }, None);
             }
         }
         if c.unique_items {
             if let Some((first, second)) = self.find_duplicate(items)? {
                 valid = false;
                 if self.collecting() {
-                    self.report(
-                        &["uniqueItems"],
-                        ErrorKind::UniqueItems { first, second },
-                        None,
-                    );
+                    self.report(&["uniqueItems"], ErrorKind::UniqueItems { first, second }, None);
                 }
             }
         }
@@ -167,11 +141,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 false
             } else {
-                self.descend(
-                    &[KeywordStep::Word(keyword)],
-                    Some(InstanceStep::Index(i)),
-                    |vm| vm.node::<false>(rest, item, ev),
-                )?
+                self.descend(&[KeywordStep::Word(keyword)], Some(InstanceStep::Index(i)), |vm| {
+                    vm.node::<false>(rest, item, ev)
+                })?
             };
             if !ok {
                 valid = false;
@@ -186,12 +158,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// `unevaluatedItems`: items nothing else evaluated must pass `child`.
     /// Runs last in a tracking node, whose `ev` holds what the other
     /// keywords evaluated.
-    pub(super) fn unevaluated_items(
-        &mut self,
-        child: NodeId,
-        items: &'v [Value],
-        ev: &mut Evaluated,
-    ) -> Flow {
+    pub(super) fn unevaluated_items(&mut self, child: NodeId, items: &'v [Value], ev: &mut Evaluated) -> Flow {
         let flags = self.program.node(child).flags();
         let mut valid = true;
         for (i, item) in items.iter().enumerate() {
@@ -204,9 +171,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     self.descend(&[], Some(InstanceStep::Index(i)), |vm| {
                         vm.report(
                             &["unevaluatedItems"],
-                            ErrorKind::UnexpectedItem {
-                                keyword: "unevaluatedItems",
-                            },
+                            ErrorKind::UnexpectedItem { keyword: "unevaluatedItems" },
                             None,
                         );
                     });
@@ -214,11 +179,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 false
             } else {
                 let seen = &mut *ev;
-                self.descend(
-                    &[KeywordStep::Word("unevaluatedItems")],
-                    Some(InstanceStep::Index(i)),
-                    |vm| vm.node::<false>(child, item, seen),
-                )?
+                self.descend(&[KeywordStep::Word("unevaluatedItems")], Some(InstanceStep::Index(i)), |vm| {
+                    vm.node::<false>(child, item, seen)
+                })?
             };
             if !ok {
                 valid = false;

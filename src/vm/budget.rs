@@ -25,16 +25,14 @@ pub struct Budget {
     pub max_depth: u32,
     /// Most bytes of Rust stack the evaluation may use.
     pub max_stack_bytes: usize,
+    /// Most errors collected by `iter_errors`/`validate` (further errors
+    /// are counted but not kept; the verdict is unaffected).
+    pub max_errors: usize,
 }
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget {
-            fuel: 200_000_000,
-            deadline: None,
-            max_depth: 2_000,
-            max_stack_bytes: 1 << 20,
-        }
+        Budget { fuel: 200_000_000, deadline: None, max_depth: 2_000, max_stack_bytes: 1 << 20, max_errors: 1_000 }
     }
 }
 
@@ -79,22 +77,15 @@ impl Meter {
     }
 
     fn set_checkpoint(&mut self) {
-        self.checkpoint = if self.deadline.is_some() {
-            self.fuel.saturating_sub(DEADLINE_CHUNK as i64).max(0)
-        } else {
-            0
-        };
+        self.checkpoint =
+            if self.deadline.is_some() { self.fuel.saturating_sub(DEADLINE_CHUNK as i64).max(0) } else { 0 };
     }
 
     /// Takes `units` of fuel.
     #[inline(always)]
     pub(crate) fn charge(&mut self, units: u64) -> Result<(), Exhausted> {
         self.fuel = self.fuel.saturating_sub(units.min(i64::MAX as u64) as i64);
-        if self.fuel < self.checkpoint {
-            self.cold_check()
-        } else {
-            Ok(())
-        }
+        if self.fuel < self.checkpoint { self.cold_check() } else { Ok(()) }
     }
 
     #[cold]
@@ -115,8 +106,7 @@ impl Meter {
     #[inline(always)]
     pub(crate) fn enter(&mut self) -> Result<(), Exhausted> {
         self.depth += 1;
-        if self.depth > self.max_depth || stack_address().abs_diff(self.stack_base) > self.max_stack
-        {
+        if self.depth > self.max_depth || stack_address().abs_diff(self.stack_base) > self.max_stack {
             self.depth -= 1;
             return Err(Exhausted::Depth);
         }
@@ -142,10 +132,7 @@ mod tests {
 
     #[test]
     fn fuel_runs_out() {
-        let mut m = Meter::new(&Budget {
-            fuel: 10,
-            ..Budget::default()
-        });
+        let mut m = Meter::new(&Budget { fuel: 10, ..Budget::default() });
         assert!(m.charge(10).is_ok());
         assert_eq!(m.charge(1), Err(Exhausted::Fuel));
         assert_eq!(m.used(), 10);
@@ -153,10 +140,7 @@ mod tests {
 
     #[test]
     fn deadline_is_checked() {
-        let mut m = Meter::new(&Budget {
-            deadline: Some(Duration::ZERO),
-            ..Budget::default()
-        });
+        let mut m = Meter::new(&Budget { deadline: Some(Duration::ZERO), ..Budget::default() });
         let mut result = Ok(());
         for _ in 0..10 {
             result = m.charge(DEADLINE_CHUNK);
@@ -169,10 +153,7 @@ mod tests {
 
     #[test]
     fn depth_is_bounded() {
-        let mut m = Meter::new(&Budget {
-            max_depth: 2,
-            ..Budget::default()
-        });
+        let mut m = Meter::new(&Budget { max_depth: 2, ..Budget::default() });
         assert!(m.enter().is_ok());
         assert!(m.enter().is_ok());
         assert_eq!(m.enter(), Err(Exhausted::Depth));

@@ -24,6 +24,7 @@
 mod annotations;
 mod array;
 mod budget;
+mod memo;
 mod object;
 mod scalar;
 
@@ -76,6 +77,51 @@ enum InstanceStep<'v> {
     Index(usize),
 }
 
+/// How `anyOf` and `oneOf` combine their alternatives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Combine {
+    /// At least one must match.
+    Any,
+    /// Exactly one must match.
+    One,
+}
+
+impl Combine {
+    fn keyword(self) -> &'static str {
+        match self {
+            Combine::Any => "anyOf",
+            Combine::One => "oneOf",
+        }
+    }
+}
+
+/// How close a failed alternative came to matching; smaller is closer.
+/// An alternative rejected for its type or a discriminating `const`/`enum`
+/// at the location itself is far; one that failed on a discriminating
+/// property is farther than one that failed deeper; then fewer errors win.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct BranchScore {
+    wrong_type: bool,
+    wrong_discriminator: bool,
+    shallowness: std::cmp::Reverse<usize>,
+    errors: usize,
+}
+
+impl BranchScore {
+    fn of(errors: &[ValidationError], depth: usize) -> BranchScore {
+        let at = |e: &ValidationError| e.instance_location().segments().len();
+        let discriminating = |e: &ValidationError| matches!(e.kind(), ErrorKind::Const { .. } | ErrorKind::Enum { .. });
+        BranchScore {
+            wrong_type: errors
+                .iter()
+                .any(|e| at(e) == depth && (discriminating(e) || matches!(e.kind(), ErrorKind::Type { .. }))),
+            wrong_discriminator: errors.iter().any(|e| at(e) == depth + 1 && discriminating(e)),
+            shallowness: std::cmp::Reverse(errors.iter().map(at).max().unwrap_or(depth)),
+            errors: errors.len(),
+        }
+    }
+}
+
 /// The interpreter state of one evaluation.
 pub(crate) struct Vm<'p, 'v, M: Mode> {
     program: &'p Program,
@@ -84,6 +130,10 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     /// Resources entered, outermost first (only kept when the program
     /// resolves references through the dynamic scope).
     scope: Vec<ResourceId>,
+    /// Interned ids of the scope's prefixes (parallel to `scope`), so a
+    /// whole scope is named by one number in memo keys.
+    scope_ids: Vec<u32>,
+    scope_table: std::collections::HashMap<(u32, ResourceId), u32>,
     /// Whether errors are being recorded (always false in `Fast`).
     recording: bool,
     pub(crate) errors: Vec<ValidationError>,
@@ -92,6 +142,13 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     current: NodeId,
     /// A reusable string value for checking property names.
     name_scratch: Value,
+    /// Cached verdicts of [`NodeFlags::MEMO`] nodes.
+    memo: memo::Memo,
+    /// Errors reported so far (kept or not), against `Budget::max_errors`.
+    reported: usize,
+    max_errors: usize,
+    /// Some error was not recorded because of `max_errors`.
+    pub(crate) truncated: bool,
     _mode: PhantomData<M>,
 }
 
@@ -102,12 +159,18 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             formats,
             meter: Meter::new(budget),
             scope: Vec::new(),
+            scope_ids: Vec::new(),
+            scope_table: std::collections::HashMap::new(),
             recording: M::COLLECT,
             errors: Vec::new(),
             instance_path: Vec::new(),
             keyword_path: Vec::new(),
             current: program.root(),
             name_scratch: Value::Null,
+            memo: memo::Memo::default(),
+            reported: 0,
+            max_errors: budget.max_errors,
+            truncated: false,
             _mode: PhantomData,
         }
     }
@@ -161,12 +224,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// Evaluates node `id` against `v`. With `TRACK`, what it evaluated is
     /// added to `ev` (only meaningful when the node passes).
-    pub(crate) fn node<const TRACK: bool>(
-        &mut self,
-        id: NodeId,
-        v: &'v Value,
-        ev: &mut Evaluated,
-    ) -> Flow {
+    pub(crate) fn node<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
         let node = self.program.node(id);
         let flags = node.flags();
         if flags.contains(NodeFlags::ALWAYS_VALID) {
@@ -175,19 +233,24 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if flags.contains(NodeFlags::ALWAYS_INVALID) && !self.collecting() {
             return Ok(false);
         }
-        self.meter.enter()?;
-        let dynamic =
-            self.program.flags().uses_dynamic_scope && self.scope.last() != Some(&node.resource());
-        if dynamic {
-            self.scope.push(node.resource());
+        if flags.contains(NodeFlags::MEMO) {
+            return self.memoized::<TRACK>(id, v, ev);
         }
-        let previous = if M::COLLECT {
-            std::mem::replace(&mut self.current, id)
-        } else {
-            id
-        };
-        let tracks =
-            flags.contains(NodeFlags::TRACKS_PROPERTIES) || flags.contains(NodeFlags::TRACKS_ITEMS);
+        self.enter::<TRACK>(id, v, ev)
+    }
+
+    /// Evaluates a node (no memo lookup): depth and fuel accounting, the
+    /// dynamic scope, and tracking for nodes that need it.
+    fn enter<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        let node = self.program.node(id);
+        let flags = node.flags();
+        self.meter.enter()?;
+        let dynamic = self.program.flags().uses_dynamic_scope && self.scope.last() != Some(&node.resource());
+        if dynamic {
+            self.push_scope(node.resource());
+        }
+        let previous = if M::COLLECT { std::mem::replace(&mut self.current, id) } else { id };
+        let tracks = flags.contains(NodeFlags::TRACKS_PROPERTIES) || flags.contains(NodeFlags::TRACKS_ITEMS);
         let result = if tracks {
             let mut own = Evaluated::default();
             let r = self.run::<true>(id, v, &mut own);
@@ -203,6 +266,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
         if dynamic {
             self.scope.pop();
+            self.scope_ids.pop();
         }
         self.meter.leave();
         result
@@ -223,12 +287,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 
     #[inline]
-    fn instr<const TRACK: bool>(
-        &mut self,
-        instr: &Instr,
-        v: &'v Value,
-        ev: &mut Evaluated,
-    ) -> Flow {
+    fn instr<const TRACK: bool>(&mut self, instr: &Instr, v: &'v Value, ev: &mut Evaluated) -> Flow {
         let p = self.program;
         match *instr {
             Instr::Fail => {
@@ -259,11 +318,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             Instr::AllOf(list) => {
                 let mut valid = true;
                 for (i, &child) in p.list(list).iter().enumerate() {
-                    let ok = self.descend(
-                        &[KeywordStep::Word("allOf"), KeywordStep::Index(i)],
-                        None,
-                        |vm| vm.node::<TRACK>(child, v, ev),
-                    )?;
+                    let ok = self.descend(&[KeywordStep::Word("allOf"), KeywordStep::Index(i)], None, |vm| {
+                        vm.node::<TRACK>(child, v, ev)
+                    })?;
                     if !ok {
                         valid = false;
                         if !self.collecting() {
@@ -273,8 +330,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 Ok(valid)
             }
-            Instr::AnyOf(list) => self.any_of::<TRACK>(p.list(list), v, ev),
-            Instr::OneOf(list) => self.one_of::<TRACK>(p.list(list), v, ev),
+            Instr::AnyOf(list) => self.alternatives::<TRACK>(Combine::Any, p.list(list), v, ev),
+            Instr::OneOf(list) => self.alternatives::<TRACK>(Combine::One, p.list(list), v, ev),
             Instr::Not(child) => {
                 let matched = self.quietly(|vm| vm.node::<false>(child, v, ev))?;
                 if matched && self.collecting() {
@@ -297,27 +354,19 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 } else {
                     self.quietly(|vm| vm.node::<false>(c.test, v, ev))?
                 };
-                let (branch, keyword) = if passed {
-                    (c.then, "then")
-                } else {
-                    (c.otherwise, "else")
-                };
+                let (branch, keyword) = if passed { (c.then, "then") } else { (c.otherwise, "else") };
                 match branch {
-                    Some(node) => self.descend(&[KeywordStep::Word(keyword)], None, |vm| {
-                        vm.node::<TRACK>(node, v, ev)
-                    }),
+                    Some(node) => self.descend(&[KeywordStep::Word(keyword)], None, |vm| vm.node::<TRACK>(node, v, ev)),
                     None => Ok(true),
                 }
             }
-            Instr::Ref(target) => self.descend(&[KeywordStep::Word("$ref")], None, |vm| {
-                vm.node::<TRACK>(target, v, ev)
-            }),
+            Instr::Ref(target) => {
+                self.descend(&[KeywordStep::Word("$ref")], None, |vm| vm.node::<TRACK>(target, v, ev))
+            }
             Instr::DynamicRef(id) => {
                 let d = p.dynamic_ref(id);
                 let target = self.resolve_dynamic(d);
-                self.descend(&[KeywordStep::Word(d.keyword)], None, |vm| {
-                    vm.node::<TRACK>(target, v, ev)
-                })
+                self.descend(&[KeywordStep::Word(d.keyword)], None, |vm| vm.node::<TRACK>(target, v, ev))
             }
             Instr::Content(id) => match v {
                 Value::String(s) => self.check_content(p.content(id), s),
@@ -334,17 +383,27 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
     }
 
+    /// Enters a resource of the dynamic scope.
+    fn push_scope(&mut self, resource: ResourceId) {
+        let parent = self.scope_id();
+        let next = u32::try_from(self.scope_table.len() + 1).unwrap_or(u32::MAX);
+        let id = *self.scope_table.entry((parent, resource)).or_insert(next);
+        self.scope.push(resource);
+        self.scope_ids.push(id);
+    }
+
+    /// The id of the current dynamic scope (0 when empty or unused).
+    fn scope_id(&self) -> u32 {
+        self.scope_ids.last().copied().unwrap_or(0)
+    }
+
     /// The target of a dynamic reference: the outermost resource in the
     /// dynamic scope defining the anchor, else the static target.
     fn resolve_dynamic(&self, d: &schemavm_compiler::bytecode::DynamicRef) -> NodeId {
         for &res in &self.scope {
             let r = self.program.resource(res);
             let found = match &d.anchor {
-                Some(name) => r
-                    .dynamic_anchors
-                    .iter()
-                    .find(|(a, _)| a == name)
-                    .map(|(_, n)| *n),
+                Some(name) => r.dynamic_anchors.iter().find(|(a, _)| a == name).map(|(_, n)| *n),
                 None => r.recursive_anchor,
             };
             if let Some(node) = found {
@@ -354,125 +413,114 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         d.fallback
     }
 
-    fn any_of<const TRACK: bool>(
+    /// `anyOf` / `oneOf`. When none matches, the error names the closest
+    /// alternative and is followed by that alternative's own errors.
+    fn alternatives<const TRACK: bool>(
         &mut self,
+        combine: Combine,
         list: &'p [NodeId],
         v: &'v Value,
         ev: &mut Evaluated,
     ) -> Flow {
-        let mut any = false;
-        let mark = self.errors.len();
-        let mut branches = Vec::new();
-        for (i, &child) in list.iter().enumerate() {
-            let mut branch_ev = Evaluated::default();
-            let target = if TRACK { &mut branch_ev } else { &mut *ev };
-            let ok = self.descend(
-                &[KeywordStep::Word("anyOf"), KeywordStep::Index(i)],
-                None,
-                |vm| vm.node::<TRACK>(child, v, target),
-            )?;
-            if ok {
-                any = true;
-                if TRACK {
-                    ev.merge(&branch_ev);
-                } else {
-                    break;
-                }
-            } else if self.collecting() {
-                branches.push(self.errors.split_off(mark));
-            }
-        }
-        if M::COLLECT {
-            self.errors.truncate(mark);
-        }
-        if !any && self.collecting() {
-            self.report(&["anyOf"], ErrorKind::AnyOf { branches }, None);
-        }
-        Ok(any)
-    }
-
-    fn one_of<const TRACK: bool>(
-        &mut self,
-        list: &'p [NodeId],
-        v: &'v Value,
-        ev: &mut Evaluated,
-    ) -> Flow {
+        let keyword = combine.keyword();
         let mark = self.errors.len();
         let mut count = 0usize;
         // Indices of the matching branches, kept only for messages.
         let mut matched = Vec::new();
         let mut matched_ev = Evaluated::default();
-        let mut branches = Vec::new();
+        let mut closest: Option<(BranchScore, usize, Vec<ValidationError>)> = None;
         for (i, &child) in list.iter().enumerate() {
             let mut branch_ev = Evaluated::default();
             let target = if TRACK { &mut branch_ev } else { &mut *ev };
-            let ok = self.descend(
-                &[KeywordStep::Word("oneOf"), KeywordStep::Index(i)],
-                None,
-                |vm| vm.node::<TRACK>(child, v, target),
-            )?;
+            let ok = self.descend(&[KeywordStep::Word(keyword), KeywordStep::Index(i)], None, |vm| {
+                vm.node::<TRACK>(child, v, target)
+            })?;
             if ok {
                 count += 1;
-                if self.collecting() {
-                    matched.push(i);
-                } else if count > 1 {
+                if TRACK {
+                    match combine {
+                        Combine::Any => ev.merge(&branch_ev),
+                        Combine::One => matched_ev = branch_ev,
+                    }
+                }
+                let decided = match combine {
+                    Combine::Any => !TRACK,
+                    Combine::One => count > 1 && !self.collecting(),
+                };
+                if decided {
                     break;
                 }
-                if TRACK {
-                    matched_ev = branch_ev;
+                if self.collecting() {
+                    matched.push(i);
                 }
             } else if self.collecting() {
-                branches.push(self.errors.split_off(mark));
+                let errors = self.errors.split_off(mark);
+                let score = BranchScore::of(&errors, self.instance_path.len());
+                if closest.as_ref().is_none_or(|(best, _, _)| score < *best) {
+                    closest = Some((score, i, errors));
+                }
             }
         }
-        if M::COLLECT {
-            self.errors.truncate(mark);
+        let valid = match combine {
+            Combine::Any => count >= 1,
+            Combine::One => count == 1,
+        };
+        if valid {
+            if TRACK && combine == Combine::One {
+                ev.merge(&matched_ev);
+            }
+            return Ok(true);
         }
-        match count {
-            1 => {
-                if TRACK {
-                    ev.merge(&matched_ev);
-                }
-                Ok(true)
-            }
-            0 => {
-                if self.collecting() {
-                    self.report(&["oneOf"], ErrorKind::OneOfNone { branches }, None);
-                }
-                Ok(false)
-            }
-            _ => {
-                if self.collecting() {
-                    self.report(&["oneOf"], ErrorKind::OneOfMultiple { matched }, None);
-                }
-                Ok(false)
+        if self.collecting() {
+            if count > 1 {
+                self.report(&[keyword], ErrorKind::OneOfMultiple { matched }, None);
+            } else {
+                let alternatives = list.len();
+                let (index, errors) = match closest {
+                    Some((_, i, errors)) => (Some(i), errors),
+                    None => (None, Vec::new()),
+                };
+                let kind = match combine {
+                    Combine::Any => ErrorKind::AnyOf { alternatives, closest: index },
+                    Combine::One => ErrorKind::OneOfNone { alternatives, closest: index },
+                };
+                self.report(&[keyword], kind, None);
+                self.errors.extend(errors);
             }
         }
+        Ok(false)
     }
 
     /// Evaluates `node` against a value that is not part of the instance
     /// (a property name, decoded content). Errors, if recorded, are
     /// returned for the caller to place.
-    fn detached(
-        &mut self,
-        node: NodeId,
-        value: &Value,
-    ) -> Result<(bool, Vec<ValidationError>), Exhausted> {
+    fn detached(&mut self, node: NodeId, value: &Value) -> Result<(bool, Vec<ValidationError>), Exhausted> {
         let mut sub: Vm<'p, '_, M> = Vm {
             program: self.program,
             formats: self.formats,
             meter: self.meter.clone(),
-            scope: self.scope.clone(),
+            scope: Vec::new(),
+            scope_ids: Vec::new(),
+            scope_table: std::collections::HashMap::new(),
             recording: self.recording,
             errors: Vec::new(),
             instance_path: Vec::new(),
             keyword_path: Vec::new(),
             current: self.current,
             name_scratch: Value::Null,
+            memo: memo::Memo::default(),
+            reported: self.reported,
+            max_errors: self.max_errors,
+            truncated: false,
             _mode: PhantomData,
         };
+        for &r in &self.scope {
+            sub.push_scope(r);
+        }
         let result = sub.node::<false>(node, value, &mut Evaluated::default());
         self.meter = sub.meter;
+        self.reported = sub.reported;
+        self.truncated |= sub.truncated;
         Ok((result?, sub.errors))
     }
 
@@ -480,16 +528,16 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// the current instance location.
     #[cold]
     fn report(&mut self, keyword: &[&str], kind: ErrorKind, found: Option<String>) {
+        if self.reported >= self.max_errors {
+            self.truncated = true;
+            return;
+        }
+        self.reported += 1;
         let error = self.make_error(keyword, kind, found);
         self.errors.push(error);
     }
 
-    fn make_error(
-        &self,
-        keyword: &[&str],
-        kind: ErrorKind,
-        found: Option<String>,
-    ) -> ValidationError {
+    fn make_error(&self, keyword: &[&str], kind: ErrorKind, found: Option<String>) -> ValidationError {
         let mut keyword_location = render_keyword_path(&self.keyword_path);
         let mut absolute = self.program.node(self.current).location().to_string();
         for k in keyword {
@@ -525,8 +573,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             .into_iter()
             .map(|mut e| {
                 e.0.instance_location = base.0.instance_location.join(&e.0.instance_location);
-                e.0.keyword_location =
-                    format!("{}{}", base.0.keyword_location, e.0.keyword_location);
+                e.0.keyword_location = format!("{}{}", base.0.keyword_location, e.0.keyword_location);
                 e
             })
             .collect()

@@ -39,14 +39,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if !self.collecting() {
                     return Ok(false);
                 }
-                self.report(
-                    &["minProperties"],
-                    ErrorKind::MinProperties {
-                        limit: min,
-                        count: len,
-                    },
-                    None,
-                );
+                self.report(&["minProperties"], ErrorKind::MinProperties { limit: min, count: len }, None);
             }
         }
         if let Some(max) = c.max_properties {
@@ -55,14 +48,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if !self.collecting() {
                     return Ok(false);
                 }
-                self.report(
-                    &["maxProperties"],
-                    ErrorKind::MaxProperties {
-                        limit: max,
-                        count: len,
-                    },
-                    None,
-                );
+                self.report(&["maxProperties"], ErrorKind::MaxProperties { limit: max, count: len }, None);
             }
         }
         let mut required_seen = 0usize;
@@ -97,13 +83,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
             for &r in c.required.iter() {
                 if let Some(name) = c.names.key(r).filter(|name| !map.contains_key(*name)) {
-                    self.report(
-                        &["required"],
-                        ErrorKind::Required {
-                            missing: name.to_string(),
-                        },
-                        None,
-                    );
+                    self.report(&["required"], ErrorKind::Required { missing: name.to_string() }, None);
                 }
             }
         }
@@ -135,10 +115,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let (Some(entry), Some(name)) = (c.entries.get(idx as usize), c.names.key(idx)) else {
                 continue;
             };
-            let Some(node) = entry
-                .schema
-                .filter(|n| !checked_early(self.program.node(*n).flags()))
-            else {
+            let Some(node) = entry.schema.filter(|n| !checked_early(self.program.node(*n).flags())) else {
                 continue;
             };
             let ok = self.descend(
@@ -170,8 +147,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     ) -> Flow {
         let mut valid = true;
         for &trigger in c.dependents.iter() {
-            let (Some(name), Some(entry)) = (c.names.key(trigger), c.entries.get(trigger as usize))
-            else {
+            let (Some(name), Some(entry)) = (c.names.key(trigger), c.entries.get(trigger as usize)) else {
                 continue;
             };
             if !map.contains_key(name) {
@@ -184,22 +160,16 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     if !self.collecting() {
                         return Ok(false);
                     }
-                    let kind = ErrorKind::DependentRequired {
-                        property: name.to_string(),
-                        missing: missing.to_string(),
-                    };
+                    let kind =
+                        ErrorKind::DependentRequired { property: name.to_string(), missing: missing.to_string() };
                     self.report(&["dependentRequired", name], kind, None);
                 }
             }
             for &schema in entry.dependent_schemas.iter() {
-                let ok = self.descend(
-                    &[
-                        KeywordStep::Word("dependentSchemas"),
-                        KeywordStep::Word(name),
-                    ],
-                    None,
-                    |vm| vm.node::<TRACK>(schema, whole, ev),
-                )?;
+                let ok =
+                    self.descend(&[KeywordStep::Word("dependentSchemas"), KeywordStep::Word(name)], None, |vm| {
+                        vm.node::<TRACK>(schema, whole, ev)
+                    })?;
                 if !ok {
                     valid = false;
                     if !self.collecting() {
@@ -233,11 +203,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if let Some(node) = entry.schema {
                     evaluated = true;
                     if checked_early(self.program.node(node).flags()) {
-                        valid &= self.descend(
-                            &[KeywordStep::Word("properties"), KeywordStep::Word(name)],
-                            at,
-                            |vm| vm.node::<false>(node, value, ev),
-                        )?;
+                        valid &=
+                            self.descend(&[KeywordStep::Word("properties"), KeywordStep::Word(name)], at, |vm| {
+                                vm.node::<false>(node, value, ev)
+                            })?;
                         if !valid && !self.collecting() {
                             return Ok((false, evaluated, required));
                         }
@@ -255,10 +224,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
             evaluated = true;
             valid &= self.descend(
-                &[
-                    KeywordStep::Word("patternProperties"),
-                    KeywordStep::Word(regex.pattern()),
-                ],
+                &[KeywordStep::Word("patternProperties"), KeywordStep::Word(regex.pattern())],
                 at,
                 |vm| vm.node::<false>(node, value, ev),
             )?;
@@ -286,19 +252,16 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 other => *other = Value::String(key.to_string()),
             }
-            let checked = self.descend(&[KeywordStep::Word("propertyNames")], at, |vm| {
-                vm.detached(node, &name)
-            });
+            let checked = self.descend(&[KeywordStep::Word("propertyNames")], at, |vm| vm.detached(node, &name));
             self.name_scratch = name;
             let (ok, errors) = checked?;
             if !ok {
                 valid = false;
                 if self.collecting() {
-                    let kind = ErrorKind::PropertyName {
-                        name: key.to_string(),
-                        errors: self.adopt(&[], errors),
-                    };
+                    let kind = ErrorKind::PropertyName { name: key.to_string() };
                     self.descend(&[], at, |vm| vm.report(&["propertyNames"], kind, None));
+                    let adopted = self.adopt(&["propertyNames"], errors);
+                    self.errors.extend(adopted);
                 }
             }
         }
@@ -318,12 +281,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     ) -> Flow {
         let keyword = c.additional_keyword;
         let at = Some(InstanceStep::Key(key));
-        if self
-            .program
-            .node(node)
-            .flags()
-            .contains(NodeFlags::ALWAYS_INVALID)
-        {
+        if self.program.node(node).flags().contains(NodeFlags::ALWAYS_INVALID) {
             if self.collecting() {
                 let allowed = c
                     .names
@@ -332,18 +290,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     .filter(|(_, e)| e.schema.is_some())
                     .map(|(k, _)| k.to_string())
                     .collect();
-                let kind = ErrorKind::UnexpectedProperty {
-                    keyword,
-                    name: key.to_string(),
-                    allowed,
-                };
+                let kind = ErrorKind::UnexpectedProperty { keyword, name: key.to_string(), allowed };
                 self.descend(&[], at, |vm| vm.report(&[keyword], kind, None));
             }
             return Ok(false);
         }
-        self.descend(&[KeywordStep::Word(keyword)], at, |vm| {
-            vm.node::<false>(node, value, ev)
-        })
+        self.descend(&[KeywordStep::Word(keyword)], at, |vm| vm.node::<false>(node, value, ev))
     }
 
     /// `unevaluatedProperties`: properties nothing else evaluated must
@@ -370,9 +322,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         name: key.to_string(),
                         allowed: Vec::new(),
                     };
-                    self.descend(&[], at, |vm| {
-                        vm.report(&["unevaluatedProperties"], kind, None)
-                    });
+                    self.descend(&[], at, |vm| vm.report(&["unevaluatedProperties"], kind, None));
                 }
                 false
             } else {

@@ -3,9 +3,7 @@
 
 use serde_json::{Number, Value};
 
-use schemavm_compiler::bytecode::{
-    ContentChecks, EnumSet, FormatCheck, NumberChecks, StringChecks,
-};
+use schemavm_compiler::bytecode::{ContentChecks, EnumSet, FormatCheck, NumberChecks, StringChecks};
 use schemavm_compiler::number::Num;
 use schemavm_compiler::value::{self, JsonType, TypeSet};
 
@@ -21,20 +19,10 @@ fn number_value(n: &Num) -> Value {
         Num::Int(i) => match (u64::try_from(*i), i64::try_from(*i)) {
             (Ok(u), _) => Value::from(u),
             (_, Ok(s)) => Value::from(s),
-            _ => n
-                .to_string()
-                .parse::<Number>()
-                .map(Value::Number)
-                .unwrap_or(Value::Null),
+            _ => n.to_string().parse::<Number>().map(Value::Number).unwrap_or(Value::Null),
         },
-        Num::Float(f) => Number::from_f64(*f)
-            .map(Value::Number)
-            .unwrap_or(Value::Null),
-        Num::Dec(_) => n
-            .to_string()
-            .parse::<Number>()
-            .map(Value::Number)
-            .unwrap_or(Value::Null),
+        Num::Float(f) => Number::from_f64(*f).map(Value::Number).unwrap_or(Value::Null),
+        Num::Dec(_) => n.to_string().parse::<Number>().map(Value::Number).unwrap_or(Value::Null),
     }
 }
 
@@ -66,21 +54,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
         if self.collecting() {
             let found = match JsonType::of(v) {
-                JsonType::Integer
-                    if self.program.flags().strict_integers && !(v.is_u64() || v.is_i64()) =>
-                {
+                JsonType::Integer if self.program.flags().strict_integers && !(v.is_u64() || v.is_i64()) => {
                     JsonType::Number
                 }
                 t => t,
             };
-            self.report(
-                &["type"],
-                ErrorKind::Type {
-                    expected: types.iter().collect(),
-                    found,
-                },
-                None,
-            );
+            self.report(&["type"], ErrorKind::Type { expected: types.iter().collect(), found }, None);
         }
         Ok(false)
     }
@@ -92,13 +71,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             return Ok(true);
         }
         if self.collecting() {
-            self.report(
-                &["const"],
-                ErrorKind::Const {
-                    expected: expected.clone(),
-                },
-                Some(preview(v)),
-            );
+            self.report(&["const"], ErrorKind::Const { expected: expected.clone() }, Some(preview(v)));
         }
         Ok(false)
     }
@@ -114,14 +87,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         };
         if !found && self.collecting() {
             let allowed = set.values.iter().take(ENUM_SHOWN).cloned().collect();
-            self.report(
-                &["enum"],
-                ErrorKind::Enum {
-                    allowed,
-                    total: set.values.len(),
-                },
-                Some(preview(v)),
-            );
+            self.report(&["enum"], ErrorKind::Enum { allowed, total: set.values.len() }, Some(preview(v)));
         }
         Ok(found)
     }
@@ -130,36 +96,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let x = Num::from_json(n);
         self.meter.charge(x.work())?;
         let mut valid = true;
-        let (min_kw, max_kw) = if c.draft4_exclusive {
-            ("minimum", "maximum")
-        } else {
-            ("exclusiveMinimum", "exclusiveMaximum")
-        };
+        let (min_kw, max_kw) =
+            if c.draft4_exclusive { ("minimum", "maximum") } else { ("exclusiveMinimum", "exclusiveMaximum") };
         let bounds = [
-            Bound {
-                limit: c.minimum.as_ref(),
-                keyword: "minimum",
-                exclusive: false,
-                lower: true,
-            },
-            Bound {
-                limit: c.exclusive_minimum.as_ref(),
-                keyword: min_kw,
-                exclusive: true,
-                lower: true,
-            },
-            Bound {
-                limit: c.maximum.as_ref(),
-                keyword: "maximum",
-                exclusive: false,
-                lower: false,
-            },
-            Bound {
-                limit: c.exclusive_maximum.as_ref(),
-                keyword: max_kw,
-                exclusive: true,
-                lower: false,
-            },
+            Bound { limit: c.minimum.as_ref(), keyword: "minimum", exclusive: false, lower: true },
+            Bound { limit: c.exclusive_minimum.as_ref(), keyword: min_kw, exclusive: true, lower: true },
+            Bound { limit: c.maximum.as_ref(), keyword: "maximum", exclusive: false, lower: false },
+            Bound { limit: c.exclusive_maximum.as_ref(), keyword: max_kw, exclusive: true, lower: false },
         ];
         for b in bounds {
             let Some(limit) = b.limit else { continue };
@@ -171,11 +114,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 return Ok(false);
             }
             let (limit, exclusive) = (number_value(limit), b.exclusive);
-            let kind = if b.lower {
-                ErrorKind::Minimum { limit, exclusive }
-            } else {
-                ErrorKind::Maximum { limit, exclusive }
-            };
+            let kind =
+                if b.lower { ErrorKind::Minimum { limit, exclusive } } else { ErrorKind::Maximum { limit, exclusive } };
             self.report(&[b.keyword], kind, Some(n.to_string()));
         }
         if let Some(divisor) = &c.multiple_of {
@@ -185,9 +125,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if self.collecting() {
                     self.report(
                         &["multipleOf"],
-                        ErrorKind::MultipleOf {
-                            divisor: number_value(divisor),
-                        },
+                        ErrorKind::MultipleOf { divisor: number_value(divisor) },
                         Some(n.to_string()),
                     );
                 }
@@ -243,9 +181,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 self.report(
                     &["pattern"],
-                    ErrorKind::Pattern {
-                        pattern: regex.pattern().to_string(),
-                    },
+                    ErrorKind::Pattern { pattern: regex.pattern().to_string() },
                     Some(preview(&Value::from(s))),
                 );
             }
@@ -261,9 +197,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if self.collecting() {
                     self.report(
                         &["format"],
-                        ErrorKind::Format {
-                            format: name.to_string(),
-                        },
+                        ErrorKind::Format { format: name.to_string() },
                         Some(preview(&Value::from(s))),
                     );
                 }
@@ -285,9 +219,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     if self.collecting() {
                         self.report(
                             &["contentEncoding"],
-                            ErrorKind::ContentEncoding {
-                                encoding: "base64".into(),
-                            },
+                            ErrorKind::ContentEncoding { encoding: "base64".into() },
                             None,
                         );
                     }
@@ -305,9 +237,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             if self.collecting() {
                 self.report(
                     &["contentMediaType"],
-                    ErrorKind::ContentMediaType {
-                        media_type: "application/json".into(),
-                    },
+                    ErrorKind::ContentMediaType { media_type: "application/json".into() },
                     None,
                 );
             }

@@ -40,12 +40,8 @@ impl Harness {
     /// Handles one command line. `Err` is a protocol violation: the
     /// harness should report it and exit.
     pub fn handle(&mut self, line: &str) -> Result<Reply, String> {
-        let command: Value =
-            serde_json::from_str(line).map_err(|e| format!("malformed command: {e}"))?;
-        let cmd = command
-            .get("cmd")
-            .and_then(Value::as_str)
-            .ok_or("command without \"cmd\"")?;
+        let command: Value = serde_json::from_str(line).map_err(|e| format!("malformed command: {e}"))?;
+        let cmd = command.get("cmd").and_then(Value::as_str).ok_or("command without \"cmd\"")?;
         if !self.started && cmd != "start" {
             return Err(format!("{cmd:?} before \"start\""));
         }
@@ -63,10 +59,7 @@ impl Harness {
                 })))
             }
             "dialect" => {
-                let uri = command
-                    .get("dialect")
-                    .and_then(Value::as_str)
-                    .ok_or("dialect without \"dialect\"")?;
+                let uri = command.get("dialect").and_then(Value::as_str).ok_or("dialect without \"dialect\"")?;
                 match Draft::from_meta_schema_uri(uri) {
                     Some(d) => {
                         self.draft = d;
@@ -87,10 +80,7 @@ impl Harness {
 
     fn run(&self, seq: Value, case: &Value) -> Result<Value, String> {
         let schema = case.get("schema").ok_or("case without \"schema\"")?;
-        let tests = case
-            .get("tests")
-            .and_then(Value::as_array)
-            .ok_or("case without \"tests\"")?;
+        let tests = case.get("tests").and_then(Value::as_array).ok_or("case without \"tests\"")?;
         let mut options = Validator::options().draft(self.draft);
         if let Some(Value::Object(registry)) = case.get("registry") {
             for (uri, doc) in registry {
@@ -100,9 +90,7 @@ impl Harness {
         let validator = match options.build(schema) {
             Ok(v) => v,
             Err(e) => {
-                return Ok(
-                    json!({"seq": seq, "errored": true, "context": {"message": e.to_string()}}),
-                );
+                return Ok(json!({"seq": seq, "errored": true, "context": {"message": e.to_string()}}));
             }
         };
         let results: Vec<Value> = tests

@@ -27,10 +27,7 @@ pub fn locate() -> Result<PathBuf, String> {
     }
     candidates.push(here.join("JSON-Schema-Test-Suite"));
     candidates.push(here.join("../../shared/JSON-Schema-Test-Suite"));
-    candidates
-        .into_iter()
-        .find(|p| p.join("tests").is_dir())
-        .ok_or_else(|| HOW_TO_GET_IT.to_string())
+    candidates.into_iter().find(|p| p.join("tests").is_dir()).ok_or_else(|| HOW_TO_GET_IT.to_string())
 }
 
 /// The drafts the suite covers that schemavm implements, with their
@@ -143,11 +140,7 @@ pub fn test_files(root: &Path) -> Result<Vec<TestFile>, String> {
         let mut files = Vec::new();
         json_files(&dir, &mut files)?;
         for f in files {
-            let rel = f
-                .strip_prefix(&dir)
-                .map_err(|e| e.to_string())?
-                .to_string_lossy()
-                .replace('\\', "/");
+            let rel = f.strip_prefix(&dir).map_err(|e| e.to_string())?.to_string_lossy().replace('\\', "/");
             let part = if rel.starts_with("optional/format/") {
                 Part::Format
             } else if rel.starts_with("optional/") {
@@ -155,15 +148,8 @@ pub fn test_files(root: &Path) -> Result<Vec<TestFile>, String> {
             } else {
                 Part::Required
             };
-            let cases =
-                parse_cases(&read_json(&f)?).map_err(|e| format!("{}: {e}", f.display()))?;
-            out.push(TestFile {
-                draft_dir: dir_name,
-                draft,
-                part,
-                name: rel,
-                cases,
-            });
+            let cases = parse_cases(&read_json(&f)?).map_err(|e| format!("{}: {e}", f.display()))?;
+            out.push(TestFile { draft_dir: dir_name, draft, part, name: rel, cases });
         }
     }
     Ok(out)
@@ -181,25 +167,14 @@ fn parse_cases(v: &Value) -> Result<Vec<Case>, String> {
                 .iter()
                 .map(|t| {
                     Ok(Test {
-                        description: t
-                            .get("description")
-                            .and_then(Value::as_str)
-                            .unwrap_or("")
-                            .to_string(),
+                        description: t.get("description").and_then(Value::as_str).unwrap_or("").to_string(),
                         data: t.get("data").cloned().unwrap_or(Value::Null),
-                        valid: t
-                            .get("valid")
-                            .and_then(Value::as_bool)
-                            .ok_or("a test without valid")?,
+                        valid: t.get("valid").and_then(Value::as_bool).ok_or("a test without valid")?,
                     })
                 })
                 .collect::<Result<Vec<_>, String>>()?;
             Ok(Case {
-                description: c
-                    .get("description")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
+                description: c.get("description").and_then(Value::as_str).unwrap_or("").to_string(),
                 schema: c.get("schema").cloned().ok_or("a case without schema")?,
                 tests,
             })

@@ -15,18 +15,9 @@ fn recorded_session() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the harness starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(session.as_bytes())
-        .expect("commands are written");
+    child.stdin.take().expect("stdin").write_all(session.as_bytes()).expect("commands are written");
     let out = child.wait_with_output().expect("the harness exits");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let answers: Vec<Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).expect("each answer is JSON"))
@@ -37,44 +28,27 @@ fn recorded_session() {
     assert_eq!(start["version"], json!(1));
     assert_eq!(start["implementation"]["name"], json!("schemavm"));
     assert_eq!(start["implementation"]["language"], json!("rust"));
-    let dialects = start["implementation"]["dialects"]
-        .as_array()
-        .expect("dialects");
+    let dialects = start["implementation"]["dialects"].as_array().expect("dialects");
     assert_eq!(dialects.len(), 5);
     assert!(dialects.contains(&json!("https://json-schema.org/draft/2020-12/schema")));
     assert_eq!(answers[1], json!({"ok": true}));
-    assert_eq!(
-        answers[2],
-        json!({"seq": 1, "results": [{"valid": true}, {"valid": false}]})
-    );
+    assert_eq!(answers[2], json!({"seq": 1, "results": [{"valid": true}, {"valid": false}]}));
     assert_eq!(answers[3], json!({"ok": true}));
-    assert_eq!(
-        answers[4],
-        json!({"seq": 2, "results": [{"valid": true}, {"valid": false}]})
-    );
+    assert_eq!(answers[4], json!({"seq": 2, "results": [{"valid": true}, {"valid": false}]}));
     assert_eq!(answers[5]["seq"], json!(3));
     assert_eq!(answers[5]["errored"], json!(true));
     let message = answers[5]["context"]["message"].as_str().expect("message");
-    assert!(
-        message.contains("http://example.com/missing.json"),
-        "{message}"
-    );
+    assert!(message.contains("http://example.com/missing.json"), "{message}");
     assert_eq!(answers[6], json!({"ok": false}));
 }
 
 #[test]
 fn protocol_violations_fail_the_harness() {
     let mut h = schemavm_test_suite::bowtie::Harness::new();
-    assert!(
-        h.handle(r#"{"cmd": "run", "seq": 1, "case": {}}"#).is_err(),
-        "run before start"
-    );
+    assert!(h.handle(r#"{"cmd": "run", "seq": 1, "case": {}}"#).is_err(), "run before start");
     assert!(h.handle("not json").is_err());
     assert!(h.handle(r#"{"cmd": "start", "version": 2}"#).is_err());
     assert!(h.handle(r#"{"cmd": "start", "version": 1}"#).is_ok());
     assert!(h.handle(r#"{"cmd": "explode"}"#).is_err());
-    assert_eq!(
-        h.handle(r#"{"cmd": "stop"}"#),
-        Ok(schemavm_test_suite::bowtie::Reply::Stop)
-    );
+    assert_eq!(h.handle(r#"{"cmd": "stop"}"#), Ok(schemavm_test_suite::bowtie::Reply::Stop));
 }

@@ -36,15 +36,9 @@ fn main() {
     };
     let tally: Tally = Arc::default();
     let mut trials = Vec::new();
-    let draft_order: Vec<&str> = schemavm_test_suite::DRAFTS
-        .iter()
-        .map(|(d, _)| *d)
-        .collect();
+    let draft_order: Vec<&str> = schemavm_test_suite::DRAFTS.iter().map(|(d, _)| *d).collect();
     for file in files {
-        let draft_index = draft_order
-            .iter()
-            .position(|d| *d == file.draft_dir)
-            .unwrap_or(0);
+        let draft_index = draft_order.iter().position(|d| *d == file.draft_dir).unwrap_or(0);
         let opts = Arc::new(options(&file, &remotes));
         for (ci, case) in file.cases.iter().enumerate() {
             let compiled: Arc<OnceLock<Result<Validator, String>>> = Arc::default();
@@ -54,16 +48,10 @@ fn main() {
                     "{}::{}::{}::{ci}:{}::{ti}:{}",
                     file.draft_dir, file.part, file.name, case.description, test.description
                 );
-                let (compiled, schema, opts, tally) = (
-                    compiled.clone(),
-                    schema.clone(),
-                    opts.clone(),
-                    tally.clone(),
-                );
+                let (compiled, schema, opts, tally) = (compiled.clone(), schema.clone(), opts.clone(), tally.clone());
                 let (data, expected, part) = (test.data.clone(), test.valid, file.part);
                 trials.push(Trial::test(name, move || {
-                    let validator =
-                        compiled.get_or_init(|| opts.build(&schema).map_err(|e| e.to_string()));
+                    let validator = compiled.get_or_init(|| opts.build(&schema).map_err(|e| e.to_string()));
                     let outcome = match validator {
                         Err(e) => Err(Failed::from(format!("schema did not compile: {e}"))),
                         Ok(v) => check(v, &data, expected),
@@ -88,9 +76,7 @@ fn check(v: &Validator, data: &serde_json::Value, expected: bool) -> Result<(), 
     let valid = v.is_valid(data);
     if valid != expected {
         let errors: Vec<String> = v.iter_errors(data).map(|e| e.to_string()).collect();
-        return Err(
-            format!("expected valid={expected}, got valid={valid}; errors: {errors:?}").into(),
-        );
+        return Err(format!("expected valid={expected}, got valid={valid}; errors: {errors:?}").into());
     }
     let collected = v.validate(data).is_ok();
     if collected != valid {
@@ -109,17 +95,11 @@ fn print_table(tally: &Tally, drafts: &[&str]) {
         return;
     }
     println!("\nJSON-Schema-Test-Suite results (passed / run)");
-    println!(
-        "{:<14} {:>13} {:>13} {:>13}",
-        "draft", "required", "optional", "format"
-    );
+    println!("{:<14} {:>13} {:>13} {:>13}", "draft", "required", "optional", "format");
     let mut totals = [(0usize, 0usize); 3];
     for (i, d) in drafts.iter().enumerate() {
         let mut row = format!("{d:<14}");
-        for (j, part) in [Part::Required, Part::Optional, Part::Format]
-            .into_iter()
-            .enumerate()
-        {
+        for (j, part) in [Part::Required, Part::Optional, Part::Format].into_iter().enumerate() {
             let (pass, run) = t.get(&(i, part)).copied().unwrap_or_default();
             if let Some(tot) = totals.get_mut(j) {
                 tot.0 += pass;

@@ -41,21 +41,13 @@ fn mark_cheap(program: &mut Program) {
             }
             let cheap_node = |n: NodeId| program.node(n).flags.contains(NodeFlags::CHEAP);
             let cheap = program.code(id).iter().all(|instr| match *instr {
-                Instr::Fail
-                | Instr::Type(_)
-                | Instr::Const(_)
-                | Instr::Enum(_)
-                | Instr::Number(_) => true,
+                Instr::Fail | Instr::Type(_) | Instr::Const(_) | Instr::Enum(_) | Instr::Number(_) => true,
                 Instr::String(_) => true,
                 Instr::Ref(n) | Instr::Not(n) => cheap_node(n),
-                Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => {
-                    program.list(l).iter().all(|n| cheap_node(*n))
-                }
+                Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => program.list(l).iter().all(|n| cheap_node(*n)),
                 Instr::Cond(c) => {
                     let c = program.cond(c);
-                    cheap_node(c.test)
-                        && c.then.is_none_or(cheap_node)
-                        && c.otherwise.is_none_or(cheap_node)
+                    cheap_node(c.test) && c.then.is_none_or(cheap_node) && c.otherwise.is_none_or(cheap_node)
                 }
                 _ => false,
             });
@@ -77,9 +69,7 @@ pub(crate) fn in_place_successors(program: &Program, id: NodeId, out: &mut Vec<N
     out.clear();
     for instr in program.code(id) {
         match *instr {
-            Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => {
-                out.extend_from_slice(program.list(l))
-            }
+            Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => out.extend_from_slice(program.list(l)),
             Instr::Not(n) | Instr::Ref(n) => out.push(n),
             Instr::Cond(c) => {
                 let c = program.cond(c);
@@ -92,12 +82,9 @@ pub(crate) fn in_place_successors(program: &Program, id: NodeId, out: &mut Vec<N
                 out.push(d.fallback);
                 for r in &program.resources {
                     match &d.anchor {
-                        Some(name) => out.extend(
-                            r.dynamic_anchors
-                                .iter()
-                                .filter(|(n, _)| n == name)
-                                .map(|(_, node)| *node),
-                        ),
+                        Some(name) => {
+                            out.extend(r.dynamic_anchors.iter().filter(|(n, _)| n == name).map(|(_, node)| *node))
+                        }
                         None => out.extend(r.recursive_anchor),
                     }
                 }
@@ -160,16 +147,11 @@ fn find_unguarded_cycle(program: &Program) -> Result<(), CompileError> {
                 }
                 Some(Color::Grey) => {
                     let begin = stack.iter().position(|(id, _, _)| *id == next).unwrap_or(0);
-                    let mut cycle: Vec<String> = stack[begin..]
-                        .iter()
-                        .map(|(id, _, _)| program.node(*id).location().to_string())
-                        .collect();
+                    let mut cycle: Vec<String> =
+                        stack[begin..].iter().map(|(id, _, _)| program.node(*id).location().to_string()).collect();
                     cycle.push(program.node(next).location().to_string());
                     let at = cycle.first().cloned().unwrap_or_default();
-                    return Err(CompileError::new(
-                        CompileErrorKind::UnguardedRecursion { cycle },
-                        at,
-                    ));
+                    return Err(CompileError::new(CompileErrorKind::UnguardedRecursion { cycle }, at));
                 }
                 _ => {}
             }

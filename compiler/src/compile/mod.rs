@@ -11,6 +11,7 @@
 //! flags.
 
 mod analysis;
+mod cost;
 mod schema;
 
 use std::collections::{HashMap, HashSet};
@@ -27,56 +28,30 @@ use crate::uri::AbsoluteUri;
 
 /// Compiles `schema` into a program.
 pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Program, CompileError> {
+    check_depth(schema, DEFAULT_BASE_URI, &options.limits)?;
     let base = AbsoluteUri::parse(DEFAULT_BASE_URI).map_err(|e| {
-        CompileError::new(
-            CompileErrorKind::InvalidUri {
-                value: DEFAULT_BASE_URI.into(),
-                reason: e.reason,
-            },
-            "",
-        )
+        CompileError::new(CompileErrorKind::InvalidUri { value: DEFAULT_BASE_URI.into(), reason: e.reason }, "")
     })?;
-    let (registry, root_res) = Registry::new(
-        schema,
-        base,
-        &options.resources,
-        options.default_draft,
-        options.limits.max_schema_depth,
-    )?;
-    let mut lowerer = Lowerer::new(registry, options);
-    let root = lowerer
-        .registry
-        .resource_root(root_res)
-        .ok_or_else(|| internal("root"))?;
+    let (registry, root_res) = Registry::new(schema, base, &options.resources, options.default_draft, &options.limits)?;
+    let mut lowerer = Lowerer::new(registry, root_res, options);
+    let root = lowerer.registry.resource_root(root_res).ok_or_else(|| internal("root"))?;
     let root = lowerer.node(root)?;
     lowerer.drain()?;
     lowerer.finish(root)
 }
 
-/// The dialect the root schema is written in (from `$schema`, or the
-/// default), without compiling anything else.
-pub fn root_dialect(
-    schema: &Value,
-    options: &CompileOptions,
-) -> Result<(Draft, Vocabularies), CompileError> {
-    let base = AbsoluteUri::parse(DEFAULT_BASE_URI).map_err(|e| {
-        CompileError::new(
-            CompileErrorKind::InvalidUri {
-                value: DEFAULT_BASE_URI.into(),
-                reason: e.reason,
-            },
-            "",
-        )
-    })?;
-    let (registry, _) = Registry::new(
-        schema,
-        base,
-        &options.resources,
-        options.default_draft,
-        options.limits.max_schema_depth,
-    )?;
-    let d = registry.root_dialect();
-    Ok((d.draft, d.vocab))
+/// Rejects a document nested deeper than [`Limits::max_schema_depth`]
+/// (measured without recursion), before anything walks it recursively.
+pub fn check_depth(document: &Value, uri: &str, limits: &crate::Limits) -> Result<(), CompileError> {
+    let max = limits.max_schema_depth;
+    let depth = crate::value::depth_at_most(document, max);
+    if depth > max {
+        return Err(CompileError::new(
+            CompileErrorKind::LimitExceeded { limit: "max_schema_depth", bound: depth as u64, max: max as u64 },
+            format!("{uri}#"),
+        ));
+    }
+    Ok(())
 }
 
 fn internal(what: &str) -> CompileError {
@@ -92,6 +67,9 @@ fn internal(what: &str) -> CompileError {
 /// The state of one compilation.
 pub(crate) struct Lowerer<'a, 'o> {
     registry: Registry<'a>,
+    /// The root schema's resource: always the outermost of the dynamic
+    /// scope.
+    root_resource: ResIdx,
     options: &'o CompileOptions,
     nodes: Vec<Node>,
     code: Vec<Instr>,
@@ -121,10 +99,11 @@ pub(crate) struct Lowerer<'a, 'o> {
 }
 
 impl<'a, 'o> Lowerer<'a, 'o> {
-    fn new(registry: Registry<'a>, options: &'o CompileOptions) -> Self {
+    fn new(registry: Registry<'a>, root_resource: ResIdx, options: &'o CompileOptions) -> Self {
         let strict_integers = registry.root_dialect().draft == Draft::Draft4;
         Lowerer {
             registry,
+            root_resource,
             options,
             nodes: Vec::new(),
             code: Vec::new(),
@@ -184,12 +163,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
     }
 
     /// The node of a direct subschema found under `path` of `parent`.
-    fn child(
-        &mut self,
-        parent: &SchemaInfo,
-        path: &[&str],
-        value: &'a Value,
-    ) -> Result<NodeId, CompileError> {
+    fn child(&mut self, parent: &SchemaInfo, path: &[&str], value: &'a Value) -> Result<NodeId, CompileError> {
         let info = match self.registry.info(value) {
             Some(info) => info.clone(),
             None => {
@@ -200,20 +174,14 @@ impl<'a, 'o> Lowerer<'a, 'o> {
                 info
             }
         };
-        self.node(Target {
-            value,
-            info,
-            dynamic_anchor: None,
-        })
+        self.node(Target { value, info, dynamic_anchor: None })
     }
 
     fn resource_id(&mut self, res: ResIdx) -> Result<ResourceId, CompileError> {
         if let Some(id) = self.resource_ids.get(&res) {
             return Ok(*id);
         }
-        let id = ResourceId(
-            u32::try_from(self.resource_order.len()).map_err(|_| internal("resources"))?,
-        );
+        let id = ResourceId(u32::try_from(self.resource_order.len()).map_err(|_| internal("resources"))?);
         self.resource_ids.insert(res, id);
         self.resource_order.push(res);
         Ok(id)
@@ -228,10 +196,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
                 let start = self.code.len();
                 let flags = self.lower(value, &info)?;
                 let end = self.code.len();
-                let node = self
-                    .nodes
-                    .get_mut(id.index())
-                    .ok_or_else(|| internal("node"))?;
+                let node = self.nodes.get_mut(id.index()).ok_or_else(|| internal("node"))?;
                 node.flags = flags;
                 node.code_start = u32::try_from(start).map_err(|_| internal("code size"))?;
                 node.code_end = u32::try_from(end).map_err(|_| internal("code size"))?;
@@ -256,24 +221,11 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             i += 1;
             for (name, value) in self.registry.dynamic_anchors(res) {
                 if self.dynamic_names.contains(&name) {
-                    let info = self
-                        .registry
-                        .info(value)
-                        .cloned()
-                        .ok_or_else(|| internal("anchor"))?;
-                    self.node(Target {
-                        value,
-                        info,
-                        dynamic_anchor: None,
-                    })?;
+                    let info = self.registry.info(value).cloned().ok_or_else(|| internal("anchor"))?;
+                    self.node(Target { value, info, dynamic_anchor: None })?;
                 }
             }
-            if self.uses_recursive_ref
-                && self
-                    .registry
-                    .resource(res)
-                    .is_some_and(|r| r.recursive_anchor)
-            {
+            if self.uses_recursive_ref && self.registry.resource(res).is_some_and(|r| r.recursive_anchor) {
                 if let Some(root) = self.registry.resource_root(res) {
                     self.node(root)?;
                 }
@@ -285,21 +237,15 @@ impl<'a, 'o> Lowerer<'a, 'o> {
     fn finish(self, root: NodeId) -> Result<Program, CompileError> {
         let mut resources = Vec::with_capacity(self.resource_order.len());
         for res in &self.resource_order {
-            let entry = self
-                .registry
-                .resource(*res)
-                .ok_or_else(|| internal("resource"))?;
+            let entry = self.registry.resource(*res).ok_or_else(|| internal("resource"))?;
             let mut dynamic_anchors = Vec::new();
             for (name, value) in self.registry.dynamic_anchors(*res) {
                 if let Some(id) = self.node_ids.get(&(value as *const Value)) {
                     dynamic_anchors.push((name.into_boxed_str(), *id));
                 }
             }
-            let recursive_anchor = if entry.recursive_anchor {
-                self.node_ids.get(&(entry.root as *const Value)).copied()
-            } else {
-                None
-            };
+            let recursive_anchor =
+                if entry.recursive_anchor { self.node_ids.get(&(entry.root as *const Value)).copied() } else { None };
             resources.push(Resource {
                 uri: entry.uri.as_str().into(),
                 dynamic_anchors: dynamic_anchors.into_boxed_slice(),
@@ -326,10 +272,25 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             flags: ProgramFlags {
                 uses_dynamic_scope,
                 strict_integers: self.strict_integers,
+                draft: self.registry.root_dialect().draft,
             },
+            costs: Vec::new(),
         };
+        let limits = &self.options.limits;
+        if program.code.len() > limits.max_instructions {
+            let at = program.nodes.first().map(|n| n.location().to_string()).unwrap_or_default();
+            return Err(CompileError::new(
+                CompileErrorKind::LimitExceeded {
+                    limit: "max_instructions",
+                    bound: program.code.len() as u64,
+                    max: limits.max_instructions as u64,
+                },
+                at,
+            ));
+        }
         program.check_ids().map_err(|e| internal(&e))?;
         analysis::check_and_flag(&mut program)?;
+        cost::analyze(&mut program, limits)?;
         Ok(program)
     }
 
@@ -351,13 +312,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             return Ok(*id);
         }
         let regex = Regex::new(pattern, &self.options.limits.regex).map_err(|error| {
-            CompileError::new(
-                CompileErrorKind::InvalidRegex {
-                    pattern: pattern.to_string(),
-                    error,
-                },
-                at.clone(),
-            )
+            CompileError::new(CompileErrorKind::InvalidRegex { pattern: pattern.to_string(), error }, at.clone())
         })?;
         self.regex_memory = self.regex_memory.saturating_add(regex.memory_usage());
         let max = self.options.limits.max_regex_memory;
@@ -381,15 +336,11 @@ impl<'a, 'o> Lowerer<'a, 'o> {
     fn active(dialect: Dialect, kw: &str) -> bool {
         use Draft::*;
         let (since, until, vocab) = match kw {
-            "type" | "enum" | "multipleOf" | "maximum" | "minimum" | "exclusiveMaximum"
-            | "exclusiveMinimum" | "maxLength" | "minLength" | "pattern" | "maxItems"
-            | "minItems" | "uniqueItems" | "maxProperties" | "minProperties" | "required" => {
-                (Draft4, Draft202012, Vocabularies::VALIDATION)
-            }
+            "type" | "enum" | "multipleOf" | "maximum" | "minimum" | "exclusiveMaximum" | "exclusiveMinimum"
+            | "maxLength" | "minLength" | "pattern" | "maxItems" | "minItems" | "uniqueItems" | "maxProperties"
+            | "minProperties" | "required" => (Draft4, Draft202012, Vocabularies::VALIDATION),
             "const" => (Draft6, Draft202012, Vocabularies::VALIDATION),
-            "minContains" | "maxContains" | "dependentRequired" => {
-                (Draft201909, Draft202012, Vocabularies::VALIDATION)
-            }
+            "minContains" | "maxContains" | "dependentRequired" => (Draft201909, Draft202012, Vocabularies::VALIDATION),
             "items"
             | "properties"
             | "patternProperties"
@@ -403,9 +354,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             "if" | "then" | "else" => (Draft7, Draft202012, Vocabularies::APPLICATOR),
             "dependentSchemas" => (Draft201909, Draft202012, Vocabularies::APPLICATOR),
             "prefixItems" => (Draft202012, Draft202012, Vocabularies::APPLICATOR),
-            "unevaluatedItems" | "unevaluatedProperties" => {
-                (Draft201909, Draft202012, Vocabularies::UNEVALUATED)
-            }
+            "unevaluatedItems" | "unevaluatedProperties" => (Draft201909, Draft202012, Vocabularies::UNEVALUATED),
             "$ref" => (Draft4, Draft202012, Vocabularies::CORE),
             "$recursiveRef" => (Draft201909, Draft201909, Vocabularies::CORE),
             "$dynamicRef" => (Draft202012, Draft202012, Vocabularies::CORE),

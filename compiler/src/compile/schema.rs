@@ -16,17 +16,8 @@ use crate::registry::{SchemaInfo, Target};
 use crate::value::{self, JsonType, TypeSet};
 
 /// Keywords that apply subschemas to the same instance location.
-const IN_PLACE: &[&str] = &[
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "if",
-    "dependentSchemas",
-    "dependencies",
-    "$ref",
-    "$dynamicRef",
-    "$recursiveRef",
-];
+const IN_PLACE: &[&str] =
+    &["allOf", "anyOf", "oneOf", "if", "dependentSchemas", "dependencies", "$ref", "$dynamicRef", "$recursiveRef"];
 
 /// The keywords of one schema object that are in force in its dialect.
 struct Keywords<'a> {
@@ -36,11 +27,7 @@ struct Keywords<'a> {
 
 impl<'a> Keywords<'a> {
     fn get(&self, kw: &str) -> Option<&'a Value> {
-        if Lowerer::active(self.info.dialect, kw) {
-            self.obj.get(kw)
-        } else {
-            None
-        }
+        if Lowerer::active(self.info.dialect, kw) { self.obj.get(kw) } else { None }
     }
     fn draft(&self) -> Draft {
         self.info.dialect.draft
@@ -48,13 +35,7 @@ impl<'a> Keywords<'a> {
 }
 
 fn invalid(at: String, keyword: &str, expected: &'static str) -> CompileError {
-    CompileError::new(
-        CompileErrorKind::InvalidKeyword {
-            keyword: keyword.to_string(),
-            expected,
-        },
-        at,
-    )
+    CompileError::new(CompileErrorKind::InvalidKeyword { keyword: keyword.to_string(), expected }, at)
 }
 
 fn as_num(v: &Value) -> Option<Num> {
@@ -71,11 +52,7 @@ fn as_count(v: &Value) -> Option<u64> {
 
 impl<'a> Lowerer<'a, '_> {
     /// Appends the instructions of one schema; returns the node's flags.
-    pub(super) fn lower(
-        &mut self,
-        value: &'a Value,
-        info: &SchemaInfo,
-    ) -> Result<NodeFlags, CompileError> {
+    pub(super) fn lower(&mut self, value: &'a Value, info: &SchemaInfo) -> Result<NodeFlags, CompileError> {
         let obj = match value {
             Value::Bool(true) => return Ok(NodeFlags::ALWAYS_VALID),
             Value::Bool(false) => {
@@ -84,17 +61,10 @@ impl<'a> Lowerer<'a, '_> {
             }
             Value::Object(obj) => obj,
             _ => {
-                return Err(invalid(
-                    self.registry.location(info),
-                    "(schema)",
-                    "a schema: an object or a boolean",
-                ));
+                return Err(invalid(self.registry.location(info), "(schema)", "a schema: an object or a boolean"));
             }
         };
-        let k = Keywords {
-            obj,
-            info: info.clone(),
-        };
+        let k = Keywords { obj, info: info.clone() };
         let mut flags = NodeFlags::default();
         if k.draft().ref_overrides_siblings() {
             if let Some(r) = k.get("$ref") {
@@ -147,13 +117,20 @@ impl<'a> Lowerer<'a, '_> {
             };
             let target = self.registry.resolve(k.info.resource, reference, &at)?;
             let anchor = target.dynamic_anchor.clone();
+            // The root's resource is the outermost of every dynamic scope:
+            // if it defines the anchor, the target is static.
+            let outermost = anchor.as_deref().and_then(|name| self.registry.dynamic_anchor(self.root_resource, name));
             let fallback = self.node(target)?;
-            match anchor {
-                Some(name) => {
+            match (anchor, outermost) {
+                (Some(_), Some(outermost)) => {
+                    let id = self.node(outermost)?;
+                    self.code.push(Instr::Ref(id));
+                }
+                (Some(name), None) => {
                     self.dynamic_names.insert(name.clone());
                     self.push_dynamic_ref(Some(name), fallback, "$dynamicRef")?;
                 }
-                None => self.code.push(Instr::Ref(fallback)),
+                (None, _) => self.code.push(Instr::Ref(fallback)),
             }
         }
         if let Some(r) = k.get("$recursiveRef") {
@@ -163,16 +140,23 @@ impl<'a> Lowerer<'a, '_> {
             };
             let target: Target<'a> = self.registry.resolve(k.info.resource, reference, &at)?;
             let recursive = target.info.pointer.is_empty()
-                && self
-                    .registry
-                    .resource(target.info.resource)
-                    .is_some_and(|r| r.recursive_anchor);
+                && self.registry.resource(target.info.resource).is_some_and(|r| r.recursive_anchor);
             let fallback = self.node(target)?;
-            if recursive {
-                self.uses_recursive_ref = true;
-                self.push_dynamic_ref(None, fallback, "$recursiveRef")?;
-            } else {
-                self.code.push(Instr::Ref(fallback));
+            let outermost = self
+                .registry
+                .resource(self.root_resource)
+                .filter(|r| recursive && r.recursive_anchor)
+                .and_then(|_| self.registry.resource_root(self.root_resource));
+            match outermost {
+                Some(root) => {
+                    let id = self.node(root)?;
+                    self.code.push(Instr::Ref(id));
+                }
+                None if recursive => {
+                    self.uses_recursive_ref = true;
+                    self.push_dynamic_ref(None, fallback, "$recursiveRef")?;
+                }
+                None => self.code.push(Instr::Ref(fallback)),
             }
         }
         Ok(())
@@ -184,14 +168,8 @@ impl<'a> Lowerer<'a, '_> {
         fallback: NodeId,
         keyword: &'static str,
     ) -> Result<(), CompileError> {
-        let id = DynamicRefId(
-            u32::try_from(self.dynamic_refs.len()).map_err(|_| internal("dynamic refs"))?,
-        );
-        self.dynamic_refs.push(DynamicRef {
-            anchor: anchor.map(String::into_boxed_str),
-            fallback,
-            keyword,
-        });
+        let id = DynamicRefId(u32::try_from(self.dynamic_refs.len()).map_err(|_| internal("dynamic refs"))?);
+        self.dynamic_refs.push(DynamicRef { anchor: anchor.map(String::into_boxed_str), fallback, keyword });
         self.code.push(Instr::DynamicRef(id));
         Ok(())
     }
@@ -205,16 +183,12 @@ impl<'a> Lowerer<'a, '_> {
         let mut set = TypeSet::EMPTY;
         match t {
             Value::String(name) => {
-                set = set.with(
-                    JsonType::from_name(name).ok_or_else(|| invalid(at(), "type", expected))?,
-                );
+                set = set.with(JsonType::from_name(name).ok_or_else(|| invalid(at(), "type", expected))?);
             }
             Value::Array(names) => {
                 for name in names {
-                    let t = name
-                        .as_str()
-                        .and_then(JsonType::from_name)
-                        .ok_or_else(|| invalid(at(), "type", expected))?;
+                    let t =
+                        name.as_str().and_then(JsonType::from_name).ok_or_else(|| invalid(at(), "type", expected))?;
                     set = set.with(t);
                 }
             }
@@ -307,9 +281,7 @@ impl<'a> Lowerer<'a, '_> {
         let num = |kw: &str| -> Result<Option<Num>, CompileError> {
             match k.get(kw) {
                 None => Ok(None),
-                Some(v) => as_num(v)
-                    .map(Some)
-                    .ok_or_else(|| invalid(self.at(&k.info, kw), kw, "a number")),
+                Some(v) => as_num(v).map(Some).ok_or_else(|| invalid(self.at(&k.info, kw), kw, "a number")),
             }
         };
         c.minimum = num("minimum")?;
@@ -337,11 +309,7 @@ impl<'a> Lowerer<'a, '_> {
         c.multiple_of = num("multipleOf")?;
         if let Some(m) = &c.multiple_of {
             if m.compare(&Num::Int(0)).is_le() {
-                return Err(invalid(
-                    self.at(&k.info, "multipleOf"),
-                    "multipleOf",
-                    "a number greater than 0",
-                ));
+                return Err(invalid(self.at(&k.info, "multipleOf"), "multipleOf", "a number greater than 0"));
             }
             if m.significant_digits() > crate::number::MAX_DIVISOR_DIGITS {
                 return Err(invalid(
@@ -367,9 +335,7 @@ impl<'a> Lowerer<'a, '_> {
     fn count(&self, k: &Keywords<'a>, kw: &str) -> Result<Option<u64>, CompileError> {
         match k.get(kw) {
             None => Ok(None),
-            Some(v) => as_count(v)
-                .map(Some)
-                .ok_or_else(|| invalid(self.at(&k.info, kw), kw, "a non-negative integer")),
+            Some(v) => as_count(v).map(Some).ok_or_else(|| invalid(self.at(&k.info, kw), kw, "a non-negative integer")),
         }
     }
 
@@ -393,21 +359,13 @@ impl<'a> Lowerer<'a, '_> {
             };
             let vocab = k.info.dialect.vocab;
             let asserted = vocab.contains(crate::draft::Vocabularies::FORMAT_ASSERTION)
-                || self
-                    .options
-                    .assert_formats
-                    .unwrap_or(k.draft() <= Draft::Draft7);
+                || self.options.assert_formats.unwrap_or(k.draft() <= Draft::Draft7);
             let custom = self.options.custom_formats.iter().position(|n| n == name);
             let check = match (custom, Format::from_name(name)) {
-                (Some(i), _) => Some(FormatCheck::Custom(
-                    u32::try_from(i).map_err(|_| internal("formats"))?,
-                )),
+                (Some(i), _) => Some(FormatCheck::Custom(u32::try_from(i).map_err(|_| internal("formats"))?)),
                 (None, Some(f)) => Some(FormatCheck::Builtin(f)),
                 (None, None) if self.options.strict_formats => {
-                    return Err(CompileError::new(
-                        CompileErrorKind::UnknownFormat { name: name.clone() },
-                        at,
-                    ));
+                    return Err(CompileError::new(CompileErrorKind::UnknownFormat { name: name.clone() }, at));
                 }
                 (None, None) => None,
             };
@@ -415,11 +373,7 @@ impl<'a> Lowerer<'a, '_> {
                 c.format = check.map(|check| (check, name.as_str().into()));
             }
         }
-        if c.min_length.is_some()
-            || c.max_length.is_some()
-            || c.pattern.is_some()
-            || c.format.is_some()
-        {
+        if c.min_length.is_some() || c.max_length.is_some() || c.pattern.is_some() || c.format.is_some() {
             let id = StringId(u32::try_from(self.strings.len()).map_err(|_| internal("strings"))?);
             self.strings.push(c);
             self.code.push(Instr::String(id));
@@ -427,11 +381,7 @@ impl<'a> Lowerer<'a, '_> {
         Ok(())
     }
 
-    fn schema_list(
-        &mut self,
-        k: &Keywords<'a>,
-        kw: &'static str,
-    ) -> Result<Option<Vec<NodeId>>, CompileError> {
+    fn schema_list(&mut self, k: &Keywords<'a>, kw: &'static str) -> Result<Option<Vec<NodeId>>, CompileError> {
         let Some(v) = k.get(kw) else { return Ok(None) };
         let Value::Array(items) = v else {
             return Err(invalid(self.at(&k.info, kw), kw, "an array of schemas"));
@@ -443,22 +393,13 @@ impl<'a> Lowerer<'a, '_> {
         Ok(Some(out))
     }
 
-    fn schema_at(
-        &mut self,
-        k: &Keywords<'a>,
-        path: &[&str],
-        v: &'a Value,
-    ) -> Result<NodeId, CompileError> {
+    fn schema_at(&mut self, k: &Keywords<'a>, path: &[&str], v: &'a Value) -> Result<NodeId, CompileError> {
         if !(v.is_object() || v.is_boolean()) {
             let mut at = self.registry.location(&k.info);
             for p in path {
                 crate::pointer::push(&mut at, p);
             }
-            return Err(invalid(
-                at,
-                path.first().copied().unwrap_or(""),
-                "a schema: an object or a boolean",
-            ));
+            return Err(invalid(at, path.first().copied().unwrap_or(""), "a schema: an object or a boolean"));
         }
         self.child(&k.info, path, v)
     }
@@ -472,11 +413,7 @@ impl<'a> Lowerer<'a, '_> {
 
     /// Lowers array keywords; returns the `unevaluatedItems` node when it
     /// must be tracked at run time.
-    fn lower_array(
-        &mut self,
-        k: &Keywords<'a>,
-        in_place: bool,
-    ) -> Result<Option<NodeId>, CompileError> {
+    fn lower_array(&mut self, k: &Keywords<'a>, in_place: bool) -> Result<Option<NodeId>, CompileError> {
         let mut c = ArrayChecks {
             min_items: self.count(k, "minItems")?,
             max_items: self.count(k, "maxItems")?,
@@ -488,11 +425,7 @@ impl<'a> Lowerer<'a, '_> {
             None => false,
             Some(Value::Bool(b)) => *b,
             Some(_) => {
-                return Err(invalid(
-                    self.at(&k.info, "uniqueItems"),
-                    "uniqueItems",
-                    "a boolean",
-                ));
+                return Err(invalid(self.at(&k.info, "uniqueItems"), "uniqueItems", "a boolean"));
             }
         };
         if k.draft() >= Draft::Draft202012 {
@@ -503,10 +436,7 @@ impl<'a> Lowerer<'a, '_> {
         } else {
             match k.get("items") {
                 Some(Value::Array(_)) => {
-                    c.prefix = self
-                        .schema_list(k, "items")?
-                        .unwrap_or_default()
-                        .into_boxed_slice();
+                    c.prefix = self.schema_list(k, "items")?.unwrap_or_default().into_boxed_slice();
                     c.prefix_keyword = "items";
                     c.rest = self.schema(k, "additionalItems")?;
                     c.rest_keyword = "additionalItems";
@@ -517,22 +447,9 @@ impl<'a> Lowerer<'a, '_> {
         }
         if let Some(node) = self.schema(k, "contains")? {
             let since_2019 = k.draft() >= Draft::Draft201909;
-            let min = if since_2019 {
-                self.count(k, "minContains")?.unwrap_or(1)
-            } else {
-                1
-            };
-            let max = if since_2019 {
-                self.count(k, "maxContains")?
-            } else {
-                None
-            };
-            c.contains = Some(Contains {
-                node,
-                min,
-                max,
-                annotates: k.draft() >= Draft::Draft202012,
-            });
+            let min = if since_2019 { self.count(k, "minContains")?.unwrap_or(1) } else { 1 };
+            let max = if since_2019 { self.count(k, "maxContains")? } else { None };
+            c.contains = Some(Contains { node, min, max, annotates: k.draft() >= Draft::Draft202012 });
         }
         let mut tracked = None;
         if let Some(node) = self.schema(k, "unevaluatedItems")? {
@@ -560,19 +477,11 @@ impl<'a> Lowerer<'a, '_> {
 
     /// Lowers object keywords; returns the `unevaluatedProperties` node
     /// when it must be tracked at run time.
-    fn lower_object(
-        &mut self,
-        k: &Keywords<'a>,
-        in_place: bool,
-    ) -> Result<Option<NodeId>, CompileError> {
+    fn lower_object(&mut self, k: &Keywords<'a>, in_place: bool) -> Result<Option<NodeId>, CompileError> {
         let mut table = EntryTable::default();
         if let Some(props) = k.get("properties") {
             let Value::Object(map) = props else {
-                return Err(invalid(
-                    self.at(&k.info, "properties"),
-                    "properties",
-                    "an object of schemas",
-                ));
+                return Err(invalid(self.at(&k.info, "properties"), "properties", "an object of schemas"));
             };
             for (name, schema) in map {
                 let node = self.schema_at(k, &["properties", name], schema)?;
@@ -584,13 +493,8 @@ impl<'a> Lowerer<'a, '_> {
         }
         let mut required = Vec::new();
         if let Some(req) = k.get("required") {
-            let names = string_list(req).ok_or_else(|| {
-                invalid(
-                    self.at(&k.info, "required"),
-                    "required",
-                    "an array of property names",
-                )
-            })?;
+            let names = string_list(req)
+                .ok_or_else(|| invalid(self.at(&k.info, "required"), "required", "an array of property names"))?;
             for name in names {
                 let e = table.index(name);
                 if let Some(entry) = table.entries.get_mut(e as usize) {
@@ -611,9 +515,8 @@ impl<'a> Lowerer<'a, '_> {
                 let trigger = table.index(name);
                 match dep {
                     Value::Array(_) if kw != "dependentSchemas" => {
-                        let names = string_list(dep).ok_or_else(|| {
-                            invalid(self.at(&k.info, kw), kw, "arrays of property names")
-                        })?;
+                        let names = string_list(dep)
+                            .ok_or_else(|| invalid(self.at(&k.info, kw), kw, "arrays of property names"))?;
                         let indices: Vec<u32> = names.into_iter().map(|n| table.index(n)).collect();
                         if let Some(e) = table.entries.get_mut(trigger as usize) {
                             let mut all = e.dependent_required.to_vec();
@@ -704,18 +607,12 @@ impl<'a> Lowerer<'a, '_> {
     }
 
     fn lower_combinators(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
-        for (kw, make) in [
-            ("allOf", Instr::AllOf as fn(ListId) -> Instr),
-            ("anyOf", Instr::AnyOf),
-            ("oneOf", Instr::OneOf),
-        ] {
+        for (kw, make) in
+            [("allOf", Instr::AllOf as fn(ListId) -> Instr), ("anyOf", Instr::AnyOf), ("oneOf", Instr::OneOf)]
+        {
             if let Some(list) = self.schema_list(k, kw)? {
                 if list.is_empty() {
-                    return Err(invalid(
-                        self.at(&k.info, kw),
-                        kw,
-                        "a non-empty array of schemas",
-                    ));
+                    return Err(invalid(self.at(&k.info, kw), kw, "a non-empty array of schemas"));
                 }
                 let id = self.push_list(list)?;
                 self.code.push(make(id));
@@ -728,21 +625,14 @@ impl<'a> Lowerer<'a, '_> {
             let then = self.schema(k, "then")?;
             let otherwise = self.schema(k, "else")?;
             let id = CondId(u32::try_from(self.conds.len()).map_err(|_| internal("conds"))?);
-            self.conds.push(Cond {
-                test,
-                then,
-                otherwise,
-            });
+            self.conds.push(Cond { test, then, otherwise });
             self.code.push(Instr::Cond(id));
         }
         Ok(())
     }
 
     fn lower_content(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
-        let asserted = self
-            .options
-            .assert_content
-            .unwrap_or(k.draft() == Draft::Draft7);
+        let asserted = self.options.assert_content.unwrap_or(k.draft() == Draft::Draft7);
         if !asserted {
             return Ok(());
         }
@@ -758,8 +648,7 @@ impl<'a> Lowerer<'a, '_> {
             }
         }
         if c.base64 || c.json {
-            let id =
-                ContentId(u32::try_from(self.contents.len()).map_err(|_| internal("contents"))?);
+            let id = ContentId(u32::try_from(self.contents.len()).map_err(|_| internal("contents"))?);
             self.contents.push(c);
             self.code.push(Instr::Content(id));
         }

@@ -244,11 +244,7 @@ impl Node {
 
 impl Drop for Node {
     fn drop(&mut self) {
-        if self
-            .children()
-            .iter()
-            .all(|child| child.children().is_empty())
-        {
+        if self.children().iter().all(|child| child.children().is_empty()) {
             return;
         }
         let mut stack = Vec::new();
@@ -271,13 +267,7 @@ mod tests {
     fn dropping_a_very_deep_tree_does_not_overflow_the_stack() {
         let mut node = Node::leaf(NodeKind::Literal(u32::from('a')), span());
         for _ in 0..1_000_000 {
-            node = Node::leaf(
-                NodeKind::Group(Group {
-                    capture: None,
-                    sub: Box::new(node),
-                }),
-                span(),
-            );
+            node = Node::leaf(NodeKind::Group(Group { capture: None, sub: Box::new(node) }), span());
         }
         assert!(!node.needs_backtracking());
         drop(node);

@@ -90,9 +90,7 @@ impl Members {
         if complement(&class).ranges().is_empty() {
             return Members::Everything;
         }
-        let ascii = (0u8..128)
-            .filter(|&b| class_contains(&class, char::from(b)))
-            .fold(0u128, |m, b| m | (1 << b));
+        let ascii = (0u8..128).filter(|&b| class_contains(&class, char::from(b))).fold(0u128, |m, b| m | (1 << b));
         Members::Set { ascii, class }
     }
 
@@ -134,10 +132,7 @@ impl FastPath {
             }
         }
         if !start {
-            let skip = terms
-                .iter()
-                .take_while(|node| matches_empty(node, false))
-                .count();
+            let skip = terms.iter().take_while(|node| matches_empty(node, false)).count();
             terms.drain(..skip);
         }
         let anchoring = match (start, end) {
@@ -156,47 +151,29 @@ impl FastPath {
         if let Some(text) = literal {
             if anchoring == Anchoring::Anywhere {
                 if let Some(finder) = Prefilter::new(MatchKind::LeftmostFirst, &[&text]) {
-                    let substring = Substring {
-                        text: text.into(),
-                        finder,
-                    };
+                    let substring = Substring { text: text.into(), finder };
                     return Ok(Some(FastPath::Substring(Box::new(substring))));
                 }
             }
-            return Ok(Some(FastPath::Literal {
-                text: text.into(),
-                anchoring,
-            }));
+            return Ok(Some(FastPath::Literal { text: text.into(), anchoring }));
         }
         let [term] = terms.as_slice() else {
             return Ok(None);
         };
         let (atom, min, max) = match &term.kind {
-            NodeKind::Repeat(repeat) => (
-                &*repeat.sub,
-                u64::from(repeat.min),
-                repeat.max.map(u64::from),
-            ),
+            NodeKind::Repeat(repeat) => (&*repeat.sub, u64::from(repeat.min), repeat.max.map(u64::from)),
             _ => (*term, 1, Some(1)),
         };
-        Ok(node_class(atom)?.map(|class| {
-            FastPath::Run(Run {
-                members: Members::new(class),
-                min,
-                max,
-                anchoring,
-            })
-        }))
+        Ok(node_class(atom)?.map(|class| FastPath::Run(Run { members: Members::new(class), min, max, anchoring })))
     }
 
     /// Whether the pattern matches somewhere in `haystack`.
     pub fn is_match(&self, haystack: &str) -> bool {
         match self {
             FastPath::Always => true,
-            FastPath::Substring(substring) => substring
-                .finder
-                .find(haystack.as_bytes(), Span::from(0..haystack.len()))
-                .is_some(),
+            FastPath::Substring(substring) => {
+                substring.finder.find(haystack.as_bytes(), Span::from(0..haystack.len())).is_some()
+            }
             FastPath::Literal { text, anchoring } => match anchoring {
                 Anchoring::Whole => haystack == &**text,
                 Anchoring::Start => haystack.starts_with(&**text),
@@ -212,19 +189,11 @@ impl FastPath {
         match self {
             FastPath::Always => 0,
             FastPath::Substring(substring) => {
-                std::mem::size_of::<Substring>()
-                    + substring.text.len()
-                    + substring.finder.memory_usage()
+                std::mem::size_of::<Substring>() + substring.text.len() + substring.finder.memory_usage()
             }
             FastPath::Literal { text, .. } => text.len(),
-            FastPath::Run(Run {
-                members: Members::Everything,
-                ..
-            }) => 0,
-            FastPath::Run(Run {
-                members: Members::Set { class, .. },
-                ..
-            }) => std::mem::size_of_val(class.ranges()),
+            FastPath::Run(Run { members: Members::Everything, .. }) => 0,
+            FastPath::Run(Run { members: Members::Set { class, .. }, .. }) => std::mem::size_of_val(class.ranges()),
         }
     }
 }
@@ -252,11 +221,7 @@ impl Run {
             Anchoring::Anywhere => {
                 let mut run = 0u64;
                 for c in haystack.chars() {
-                    run = if members.contains(c) {
-                        run.saturating_add(1)
-                    } else {
-                        0
-                    };
+                    run = if members.contains(c) { run.saturating_add(1) } else { 0 };
                     if run >= self.min {
                         return true;
                     }
@@ -306,11 +271,9 @@ fn matches_empty(node: &Node, at_start: bool) -> bool {
         NodeKind::Repeat(repeat) => repeat.min == 0 || matches_empty(&repeat.sub, at_start),
         NodeKind::Concat(nodes) => nodes.iter().all(|n| matches_empty(n, at_start)),
         NodeKind::Alternation(nodes) => nodes.iter().any(|n| matches_empty(n, at_start)),
-        NodeKind::Literal(_)
-        | NodeKind::Dot
-        | NodeKind::Class(_)
-        | NodeKind::LookAround(_)
-        | NodeKind::Backref(_) => false,
+        NodeKind::Literal(_) | NodeKind::Dot | NodeKind::Class(_) | NodeKind::LookAround(_) | NodeKind::Backref(_) => {
+            false
+        }
     }
 }
 
@@ -334,31 +297,18 @@ mod tests {
 
     fn run(pattern: &str) -> Option<(u64, Option<u64>, Anchoring, bool)> {
         match detect(pattern)? {
-            FastPath::Run(run) => Some((
-                run.min,
-                run.max,
-                run.anchoring,
-                matches!(run.members, Members::Everything),
-            )),
+            FastPath::Run(run) => Some((run.min, run.max, run.anchoring, matches!(run.members, Members::Everything))),
             _ => None,
         }
     }
 
     #[test]
     fn detects_always_matching_patterns() {
-        for pattern in [
-            "", ".*", "^.*", "a*", "(?:)", "^(a|b)*", "(x|)", "a{0}", "^|b",
-        ] {
-            assert!(
-                matches!(detect(pattern), Some(FastPath::Always)),
-                "{pattern}"
-            );
+        for pattern in ["", ".*", "^.*", "a*", "(?:)", "^(a|b)*", "(x|)", "a{0}", "^|b"] {
+            assert!(matches!(detect(pattern), Some(FastPath::Always)), "{pattern}");
         }
         for pattern in ["$", "\\b", ".*$", "a+", "(?=a)*"] {
-            assert!(
-                !matches!(detect(pattern), Some(FastPath::Always)),
-                "{pattern}"
-            );
+            assert!(!matches!(detect(pattern), Some(FastPath::Always)), "{pattern}");
         }
     }
 
@@ -380,20 +330,11 @@ mod tests {
 
     #[test]
     fn detects_runs() {
-        assert_eq!(
-            run("^[a-z0-9_]+$"),
-            Some((1, None, Anchoring::Whole, false))
-        );
+        assert_eq!(run("^[a-z0-9_]+$"), Some((1, None, Anchoring::Whole, false)));
         assert_eq!(run(r"^\d{4}$"), Some((4, Some(4), Anchoring::Whole, false)));
         assert_eq!(run("^.{2,5}$"), Some((2, Some(5), Anchoring::Whole, false)));
-        assert_eq!(
-            run(r"^[\s\S]{2,5}$"),
-            Some((2, Some(5), Anchoring::Whole, true))
-        );
-        assert_eq!(
-            run(r"[a-z]{3}"),
-            Some((3, Some(3), Anchoring::Anywhere, false))
-        );
+        assert_eq!(run(r"^[\s\S]{2,5}$"), Some((2, Some(5), Anchoring::Whole, true)));
+        assert_eq!(run(r"[a-z]{3}"), Some((3, Some(3), Anchoring::Anywhere, false)));
         assert_eq!(run(r"^\w"), Some((1, Some(1), Anchoring::Start, false)));
         assert_eq!(run(r"^[a-z][0-9]$"), None);
         assert_eq!(run(r"^(ab)+$"), None);

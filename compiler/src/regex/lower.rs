@@ -67,28 +67,17 @@ pub fn node_class(node: &Node) -> Result<Option<ClassUnicode>, RegexError> {
 /// ECMA `.`: everything but the line terminators.
 pub fn dot_class() -> ClassUnicode {
     complement(&ClassUnicode::new(
-        [('\n', '\n'), ('\r', '\r'), ('\u{2028}', '\u{2029}')]
-            .map(|(a, b)| ClassUnicodeRange::new(a, b)),
+        [('\n', '\n'), ('\r', '\r'), ('\u{2028}', '\u{2029}')].map(|(a, b)| ClassUnicodeRange::new(a, b)),
     ))
 }
 
 /// The scalar values in `low..=high` (surrogates are not scalar values, so
 /// a range that holds only surrogates is empty).
 fn code_points(low: u32, high: u32) -> ClassUnicode {
-    let start = if (0xD800..=0xDFFF).contains(&low) {
-        0xE000
-    } else {
-        low
-    };
-    let end = if (0xD800..=0xDFFF).contains(&high) {
-        0xD7FF
-    } else {
-        high
-    };
+    let start = if (0xD800..=0xDFFF).contains(&low) { 0xE000 } else { low };
+    let end = if (0xD800..=0xDFFF).contains(&high) { 0xD7FF } else { high };
     match (char::from_u32(start), char::from_u32(end)) {
-        (Some(start), Some(end)) if start <= end => {
-            ClassUnicode::new([ClassUnicodeRange::new(start, end)])
-        }
+        (Some(start), Some(end)) if start <= end => ClassUnicode::new([ClassUnicodeRange::new(start, end)]),
         _ => ClassUnicode::empty(),
     }
 }
@@ -119,16 +108,9 @@ fn class_set(class: &Class, span: Span) -> Result<ClassUnicode, RegexError> {
     for item in &class.items {
         match item {
             ClassItem::Range(low, high) => set.union(&code_points(*low, *high)),
-            ClassItem::Set {
-                set: predefined,
-                negated,
-            } => {
+            ClassItem::Set { set: predefined, negated } => {
                 let members = predefined_set(*predefined, span)?;
-                set.union(&if *negated {
-                    complement(&members)
-                } else {
-                    members
-                });
+                set.union(&if *negated { complement(&members) } else { members });
             }
         }
     }
@@ -161,9 +143,7 @@ fn predefined_set(set: ClassSet, span: Span) -> Result<ClassUnicode, RegexError>
             });
         }
     };
-    Ok(ClassUnicode::new(
-        ranges.iter().map(|&(a, b)| ClassUnicodeRange::new(a, b)),
-    ))
+    Ok(ClassUnicode::new(ranges.iter().map(|&(a, b)| ClassUnicodeRange::new(a, b))))
 }
 
 /// Lowers a tree without lookaround or backreferences to a [`Hir`].
@@ -190,12 +170,8 @@ fn node_hir(node: &Node) -> Result<Hir, RegexError> {
             greedy: repeat.greedy,
             sub: Box::new(node_hir(&repeat.sub)?),
         }),
-        NodeKind::Concat(nodes) => {
-            Hir::concat(nodes.iter().map(node_hir).collect::<Result<_, _>>()?)
-        }
-        NodeKind::Alternation(nodes) => {
-            Hir::alternation(nodes.iter().map(node_hir).collect::<Result<_, _>>()?)
-        }
+        NodeKind::Concat(nodes) => Hir::concat(nodes.iter().map(node_hir).collect::<Result<_, _>>()?),
+        NodeKind::Alternation(nodes) => Hir::alternation(nodes.iter().map(node_hir).collect::<Result<_, _>>()?),
         NodeKind::LookAround(_) | NodeKind::Backref(_) => {
             return Err(RegexError::new(
                 RegexErrorKind::Unsupported,
@@ -209,11 +185,9 @@ fn node_hir(node: &Node) -> Result<Hir, RegexError> {
 
 /// ECMA `\b` over ASCII word characters, spelled out so fancy-regex's own
 /// (Unicode) word boundary never applies.
-const WORD_BOUNDARY: &str =
-    r"(?:(?<=[0-9A-Z_a-z])(?![0-9A-Z_a-z])|(?<![0-9A-Z_a-z])(?=[0-9A-Z_a-z]))";
+const WORD_BOUNDARY: &str = r"(?:(?<=[0-9A-Z_a-z])(?![0-9A-Z_a-z])|(?<![0-9A-Z_a-z])(?=[0-9A-Z_a-z]))";
 /// ECMA `\B`.
-const NOT_WORD_BOUNDARY: &str =
-    r"(?:(?<=[0-9A-Z_a-z])(?=[0-9A-Z_a-z])|(?<![0-9A-Z_a-z])(?![0-9A-Z_a-z]))";
+const NOT_WORD_BOUNDARY: &str = r"(?:(?<=[0-9A-Z_a-z])(?=[0-9A-Z_a-z])|(?<![0-9A-Z_a-z])(?![0-9A-Z_a-z]))";
 /// A class that matches nothing.
 const NEVER: &str = r"[^\x{0}-\x{10FFFF}]";
 
@@ -227,11 +201,7 @@ pub const BACKTRACKING_MAX_DEPTH: usize = 60;
 /// and with [`RegexErrorKind::NestingTooDeep`] if the generated groups nest
 /// deeper than [`BACKTRACKING_MAX_DEPTH`].
 pub fn to_backtracking_syntax(ast: &Ast, max_len: usize) -> Result<String, RegexError> {
-    let mut writer = Writer {
-        ast,
-        max_len,
-        out: String::new(),
-    };
+    let mut writer = Writer { ast, max_len, out: String::new() };
     writer.body(&ast.root, 0)?;
     Ok(writer.out)
 }
@@ -278,8 +248,7 @@ impl Writer<'_> {
                 Assertion::NotWordBoundary => NOT_WORD_BOUNDARY,
             }),
             NodeKind::Group(group) => {
-                self.out
-                    .push_str(if group.capture.is_some() { "(" } else { "(?:" });
+                self.out.push_str(if group.capture.is_some() { "(" } else { "(?:" });
                 self.body(&group.sub, self.deeper(node, depth)?)?;
                 self.out.push(')');
             }
@@ -297,11 +266,7 @@ impl Writer<'_> {
                 // ECMA: a group that has not participated matches the empty
                 // string, hence the conditional.
                 let index = self.ast.group_index(group).ok_or_else(|| {
-                    RegexError::new(
-                        RegexErrorKind::Syntax,
-                        node.span.start,
-                        "backreference to a missing group".into(),
-                    )
+                    RegexError::new(RegexErrorKind::Syntax, node.span.start, "backreference to a missing group".into())
                 })?;
                 let _ = write!(self.out, r"(?({index})\{index})");
             }
@@ -311,8 +276,7 @@ impl Writer<'_> {
                 // minimum matches empty, so such a repetition is its atom
                 // once (min >= 1) or nothing (min = 0); the never-taken
                 // branch keeps the atom's capture groups numbered.
-                self.out
-                    .push_str(if repeat.min == 0 { "(?:|" } else { "(?:" });
+                self.out.push_str(if repeat.min == 0 { "(?:|" } else { "(?:" });
                 if repeat.min == 0 {
                     self.out.push_str(NEVER);
                 }
@@ -320,9 +284,8 @@ impl Writer<'_> {
                 self.out.push(')');
             }
             NodeKind::Repeat(repeat) => {
-                let parenthesized =
-                    matches!(repeat.sub.kind, NodeKind::Group(_) | NodeKind::Backref(_))
-                        || node_class(&repeat.sub)?.is_some();
+                let parenthesized = matches!(repeat.sub.kind, NodeKind::Group(_) | NodeKind::Backref(_))
+                    || node_class(&repeat.sub)?.is_some();
                 let inner = self.deeper(node, depth)?;
                 if parenthesized {
                     self.term(&repeat.sub, inner)?;
@@ -359,10 +322,7 @@ impl Writer<'_> {
         let inner = depth.saturating_add(1);
         if inner > BACKTRACKING_MAX_DEPTH {
             return Err(RegexError::new(
-                RegexErrorKind::NestingTooDeep {
-                    limit: BACKTRACKING_MAX_DEPTH,
-                    actual: inner,
-                },
+                RegexErrorKind::NestingTooDeep { limit: BACKTRACKING_MAX_DEPTH, actual: inner },
                 node.span.start,
                 format!(
                     "groups and quantifiers nest {inner} deep for the backtracking engine, over its limit of \
@@ -377,14 +337,9 @@ impl Writer<'_> {
     fn check(&self, node: &Node) -> Result<(), RegexError> {
         if self.out.len() > self.max_len {
             return Err(RegexError::new(
-                RegexErrorKind::ProgramTooBig {
-                    limit: self.max_len,
-                },
+                RegexErrorKind::ProgramTooBig { limit: self.max_len },
                 node.span.start,
-                format!(
-                    "the generated backtracking program exceeds the size limit of {} bytes",
-                    self.max_len
-                ),
+                format!("the generated backtracking program exceeds the size limit of {} bytes", self.max_len),
             ));
         }
         Ok(())
@@ -396,10 +351,9 @@ fn is_zero_width(node: &Node) -> bool {
     match &node.kind {
         NodeKind::Empty | NodeKind::Assertion(_) | NodeKind::LookAround(_) => true,
         NodeKind::Literal(_) | NodeKind::Dot | NodeKind::Class(_) | NodeKind::Backref(_) => false,
-        NodeKind::Group(_)
-        | NodeKind::Repeat(_)
-        | NodeKind::Concat(_)
-        | NodeKind::Alternation(_) => node.children().iter().all(is_zero_width),
+        NodeKind::Group(_) | NodeKind::Repeat(_) | NodeKind::Concat(_) | NodeKind::Alternation(_) => {
+            node.children().iter().all(is_zero_width)
+        }
     }
 }
 
@@ -457,17 +411,11 @@ mod tests {
 
     #[test]
     fn generated_syntax_escapes_every_non_alphanumeric() {
-        assert_eq!(
-            generated(r"a.b\$"),
-            r"a[\x{0}-\x{9}\x{B}-\x{C}\x{E}-\x{2027}\x{202A}-\x{10FFFF}]b\x{24}"
-        );
+        assert_eq!(generated(r"a.b\$"), r"a[\x{0}-\x{9}\x{B}-\x{C}\x{E}-\x{2027}\x{202A}-\x{10FFFF}]b\x{24}");
         assert_eq!(generated(r"^(?:x|y)$"), r"\A(?:x|y)\z");
         assert_eq!(generated(r"x|y(?:z|w)"), r"x|y(?:z|w)");
         assert_eq!(generated(r"(a)\1"), r"(a)(?(1)\1)");
-        assert_eq!(
-            generated(r"a{2,}?b*(?:cd)+\1?(e)"),
-            r"a{2,}?b{0,}(?:cd){1,}(?(1)\1){0,1}(e)"
-        );
+        assert_eq!(generated(r"a{2,}?b*(?:cd)+\1?(e)"), r"a{2,}?b{0,}(?:cd){1,}(?(1)\1){0,1}(e)");
         assert_eq!(
             generated(r"(?:\b|())*(?:)+(?:(?=a))?"),
             format!("(?:|{NEVER}(?:{WORD_BOUNDARY}|()))(?:(?:))(?:|{NEVER}(?:(?=a)))")
@@ -481,35 +429,21 @@ mod tests {
     fn generated_syntax_respects_fancy_regex_nesting() {
         let nested = |depth: usize| format!("{}a{}", "(?=".repeat(depth), ")".repeat(depth));
         assert!(to_backtracking_syntax(&ast(&nested(BACKTRACKING_MAX_DEPTH)), usize::MAX).is_ok());
-        let err = to_backtracking_syntax(&ast(&nested(BACKTRACKING_MAX_DEPTH + 1)), usize::MAX)
-            .map(|_| ())
-            .unwrap_err();
-        assert_eq!(
-            err.kind(),
-            &RegexErrorKind::NestingTooDeep {
-                limit: BACKTRACKING_MAX_DEPTH,
-                actual: 61
-            }
-        );
+        let err =
+            to_backtracking_syntax(&ast(&nested(BACKTRACKING_MAX_DEPTH + 1)), usize::MAX).map(|_| ()).unwrap_err();
+        assert_eq!(err.kind(), &RegexErrorKind::NestingTooDeep { limit: BACKTRACKING_MAX_DEPTH, actual: 61 });
         assert_eq!(err.offset(), 180);
     }
 
     #[test]
     fn generated_syntax_respects_the_size_limit() {
-        let err = to_backtracking_syntax(&ast(r"\p{L}"), 100)
-            .map(|_| ())
-            .unwrap_err();
+        let err = to_backtracking_syntax(&ast(r"\p{L}"), 100).map(|_| ()).unwrap_err();
         assert_eq!(err.kind(), &RegexErrorKind::ProgramTooBig { limit: 100 });
     }
 
     #[test]
     fn classes_drop_surrogates() {
-        let class = |p: &str| {
-            node_class(&ast(p).root)
-                .ok()
-                .flatten()
-                .unwrap_or_else(ClassUnicode::empty)
-        };
+        let class = |p: &str| node_class(&ast(p).root).ok().flatten().unwrap_or_else(ClassUnicode::empty);
         let is_everything = |p: &str| complement(&class(p)).ranges().is_empty();
         assert!(is_everything(r"[^]"));
         assert!(class(r"[\uD800-\uDFFF]").ranges().is_empty());
@@ -540,26 +474,13 @@ mod tests {
     }
 
     fn ast_class(pattern: &str) -> ClassUnicode {
-        node_class(&ast(pattern).root)
-            .ok()
-            .flatten()
-            .unwrap_or_else(ClassUnicode::empty)
+        node_class(&ast(pattern).root).ok().flatten().unwrap_or_else(ClassUnicode::empty)
     }
 
     #[test]
     fn class_contains_uses_the_ranges() {
-        let class = ClassUnicode::new([
-            ClassUnicodeRange::new('b', 'd'),
-            ClassUnicodeRange::new('x', 'x'),
-        ]);
-        for (c, expected) in [
-            ('a', false),
-            ('b', true),
-            ('d', true),
-            ('e', false),
-            ('x', true),
-            ('y', false),
-        ] {
+        let class = ClassUnicode::new([ClassUnicodeRange::new('b', 'd'), ClassUnicodeRange::new('x', 'x')]);
+        for (c, expected) in [('a', false), ('b', true), ('d', true), ('e', false), ('x', true), ('y', false)] {
             assert_eq!(class_contains(&class, c), expected, "{c}");
         }
     }

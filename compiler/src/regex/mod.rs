@@ -171,11 +171,7 @@ pub struct RegexError {
 
 impl RegexError {
     fn new(kind: RegexErrorKind, offset: usize, message: String) -> RegexError {
-        RegexError {
-            kind,
-            offset,
-            message,
-        }
+        RegexError { kind, offset, message }
     }
 
     /// The class of the failure.
@@ -266,31 +262,16 @@ impl Regex {
     /// Compiles `pattern` for a given engine, failing with
     /// [`RegexErrorKind::Unsupported`] if that engine cannot run it. Used to
     /// compare engines against each other.
-    pub fn with_engine(
-        pattern: &str,
-        limits: &RegexLimits,
-        engine: Engine,
-    ) -> Result<Regex, RegexError> {
+    pub fn with_engine(pattern: &str, limits: &RegexLimits, engine: Engine) -> Result<Regex, RegexError> {
         Regex::build(pattern, limits, Some(engine))
     }
 
-    fn build(
-        pattern: &str,
-        limits: &RegexLimits,
-        engine: Option<Engine>,
-    ) -> Result<Regex, RegexError> {
+    fn build(pattern: &str, limits: &RegexLimits, engine: Option<Engine>) -> Result<Regex, RegexError> {
         if pattern.len() > limits.max_pattern_len {
             return Err(RegexError::new(
-                RegexErrorKind::PatternTooLong {
-                    limit: limits.max_pattern_len,
-                    actual: pattern.len(),
-                },
+                RegexErrorKind::PatternTooLong { limit: limits.max_pattern_len, actual: pattern.len() },
                 limits.max_pattern_len,
-                format!(
-                    "the pattern is {} bytes long, over the limit of {}",
-                    pattern.len(),
-                    limits.max_pattern_len
-                ),
+                format!("the pattern is {} bytes long, over the limit of {}", pattern.len(), limits.max_pattern_len),
             ));
         }
         let parse_limits = ParseLimits {
@@ -312,13 +293,10 @@ impl Regex {
         };
         let matcher = match engine {
             Engine::Fast => Matcher::Fast(
-                FastPath::detect(&ast)?
-                    .ok_or_else(|| unsupported("no fast path applies to this pattern"))?,
+                FastPath::detect(&ast)?.ok_or_else(|| unsupported("no fast path applies to this pattern"))?,
             ),
             Engine::Linear if needs_backtracking => {
-                return Err(unsupported(
-                    "lookaround and backreferences need the backtracking engine",
-                ));
+                return Err(unsupported("lookaround and backreferences need the backtracking engine"));
             }
             Engine::Linear => Matcher::Linear(build_linear(&ast, limits)?),
             Engine::Backtracking => Matcher::Backtracking(build_backtracking(&ast, limits)?),
@@ -329,12 +307,9 @@ impl Regex {
     fn assemble(pattern: &str, ast: &ast::Ast, matcher: Matcher, limits: &RegexLimits) -> Regex {
         let (program_size, fixed_cost, matcher_memory) = match &matcher {
             Matcher::Fast(fast) => (1, 0, fast.memory_usage()),
-            Matcher::Linear(re) => (
-                program_size(&ast.root),
-                0,
-                re.memory_usage()
-                    .saturating_add(re.create_cache().memory_usage()),
-            ),
+            Matcher::Linear(re) => {
+                (program_size(&ast.root), 0, re.memory_usage().saturating_add(re.create_cache().memory_usage()))
+            }
             Matcher::Backtracking(re) => (
                 program_size(&ast.root),
                 u64::try_from(limits.backtrack_limit).unwrap_or(u64::MAX),
@@ -365,12 +340,8 @@ impl Regex {
     /// Fuel to charge before matching a haystack of `haystack_len` bytes
     /// (see the module docs for the model).
     pub fn cost(&self, haystack_len: usize) -> u64 {
-        let positions = u64::try_from(haystack_len)
-            .unwrap_or(u64::MAX)
-            .saturating_add(1);
-        positions
-            .saturating_mul(self.program_size)
-            .saturating_add(self.fixed_cost)
+        let positions = u64::try_from(haystack_len).unwrap_or(u64::MAX).saturating_add(1);
+        positions.saturating_mul(self.program_size).saturating_add(self.fixed_cost)
     }
 
     /// Heap bytes held by the compiled pattern (see the module docs).
@@ -413,11 +384,7 @@ fn backtracking_memory_estimate(syntax_len: usize, program_size: u64) -> usize {
 /// The program size `m` of the cost model: tree nodes with counted
 /// repetitions expanded, saturating.
 fn program_size(node: &Node) -> u64 {
-    let children: u64 = node
-        .children()
-        .iter()
-        .map(program_size)
-        .fold(0, u64::saturating_add);
+    let children: u64 = node.children().iter().map(program_size).fold(0, u64::saturating_add);
     let copies = match &node.kind {
         ast::NodeKind::Repeat(repeat) => u64::from(repeat.max.unwrap_or(repeat.min).max(1)),
         _ => 1,
@@ -432,23 +399,13 @@ fn build_linear(ast: &ast::Ast, limits: &RegexLimits) -> Result<meta::Regex, Reg
         .nfa_size_limit(Some(limits.nfa_size_limit))
         .onepass_size_limit(Some(limits.nfa_size_limit))
         .hybrid_cache_capacity(limits.cache_capacity);
-    meta::Builder::new()
-        .configure(config)
-        .build_from_hir(&hir)
-        .map_err(|e| match e.size_limit() {
-            Some(limit) => program_too_big(limit),
-            None => RegexError::new(
-                RegexErrorKind::Unsupported,
-                0,
-                format!("the linear engine rejected the pattern: {e}"),
-            ),
-        })
+    meta::Builder::new().configure(config).build_from_hir(&hir).map_err(|e| match e.size_limit() {
+        Some(limit) => program_too_big(limit),
+        None => RegexError::new(RegexErrorKind::Unsupported, 0, format!("the linear engine rejected the pattern: {e}")),
+    })
 }
 
-fn build_backtracking(
-    ast: &ast::Ast,
-    limits: &RegexLimits,
-) -> Result<fancy_regex::Regex, RegexError> {
+fn build_backtracking(ast: &ast::Ast, limits: &RegexLimits) -> Result<fancy_regex::Regex, RegexError> {
     let syntax = lower::to_backtracking_syntax(ast, limits.backtrack_size_limit)?;
     fancy_regex::RegexBuilder::new(&syntax)
         .backtrack_limit(limits.backtrack_limit)
@@ -462,8 +419,7 @@ fn build_backtracking(
                 fancy_regex::CompileError::InnerError(inner) if inner.size_limit().is_some() => {
                     program_too_big(limits.backtrack_size_limit)
                 }
-                fancy_regex::CompileError::PatternTooComplex
-                | fancy_regex::CompileError::DfaBuildError(..) => {
+                fancy_regex::CompileError::PatternTooComplex | fancy_regex::CompileError::DfaBuildError(..) => {
                     program_too_big(limits.backtrack_size_limit)
                 }
                 other => RegexError::new(
@@ -472,11 +428,9 @@ fn build_backtracking(
                     format!("the backtracking engine rejected the pattern: {other}"),
                 ),
             },
-            other => RegexError::new(
-                RegexErrorKind::Unsupported,
-                0,
-                format!("the backtracking engine failed: {other}"),
-            ),
+            other => {
+                RegexError::new(RegexErrorKind::Unsupported, 0, format!("the backtracking engine failed: {other}"))
+            }
         })
 }
 

@@ -23,8 +23,7 @@ use std::sync::OnceLock;
 use regex_syntax::hir::ClassUnicode;
 
 use super::ast::{
-    Assertion, Ast, Class, ClassItem, ClassSet, Group, GroupRef, LookAround, Node, NodeKind,
-    Repeat, Span,
+    Assertion, Ast, Class, ClassItem, ClassSet, Group, GroupRef, LookAround, Node, NodeKind, Repeat, Span,
 };
 use super::lower::class_contains;
 use super::property::Property;
@@ -41,23 +40,12 @@ pub struct ParseLimits {
 
 impl ParseLimits {
     /// No limits: used to check syntax only.
-    pub const NONE: ParseLimits = ParseLimits {
-        max_nesting: usize::MAX,
-        max_repetition_product: u64::MAX,
-    };
+    pub const NONE: ParseLimits = ParseLimits { max_nesting: usize::MAX, max_repetition_product: u64::MAX };
 }
 
 /// Parses `pattern` into an [`Ast`].
 pub fn parse(pattern: &str, limits: ParseLimits) -> Result<Ast, RegexError> {
-    Parser {
-        pattern,
-        pos: 0,
-        limits,
-        capture_count: 0,
-        group_names: HashMap::new(),
-        backrefs: Vec::new(),
-    }
-    .parse()
+    Parser { pattern, pos: 0, limits, capture_count: 0, group_names: HashMap::new(), backrefs: Vec::new() }.parse()
 }
 
 /// A syntax error at `offset`.
@@ -125,16 +113,11 @@ impl Frame {
 
     /// Ends the current alternative at `end` (a `|` or `)`).
     fn finish_alternative(&mut self, end: usize) {
-        let span = Span {
-            start: self.alternative_start,
-            end,
-        };
+        let span = Span { start: self.alternative_start, end };
         let mut terms = std::mem::take(&mut self.terms);
         let node = match terms.len() {
             0 => Node::leaf(NodeKind::Empty, span),
-            1 => terms
-                .pop()
-                .unwrap_or_else(|| Node::leaf(NodeKind::Empty, span)),
+            1 => terms.pop().unwrap_or_else(|| Node::leaf(NodeKind::Empty, span)),
             _ => Node::leaf(NodeKind::Concat(terms), span),
         };
         self.alternatives.push(node);
@@ -146,9 +129,7 @@ impl Frame {
         self.finish_alternative(end);
         let mut alternatives = std::mem::take(&mut self.alternatives);
         let body = if alternatives.len() == 1 {
-            alternatives
-                .pop()
-                .unwrap_or_else(|| Node::leaf(NodeKind::Empty, Span { start: end, end }))
+            alternatives.pop().unwrap_or_else(|| Node::leaf(NodeKind::Empty, Span { start: end, end }))
         } else {
             let start = alternatives.first().map_or(end, |n| n.span.start);
             Node::leaf(NodeKind::Alternation(alternatives), Span { start, end })
@@ -192,10 +173,7 @@ impl<'p> Parser<'p> {
     }
 
     fn span_from(&self, start: usize) -> Span {
-        Span {
-            start,
-            end: self.pos,
-        }
+        Span { start, end: self.pos }
     }
 
     fn parse(mut self) -> Result<Ast, RegexError> {
@@ -212,15 +190,9 @@ impl<'p> Parser<'p> {
                     let depth = open.len().saturating_add(1);
                     if depth > self.limits.max_nesting {
                         return Err(RegexError::new(
-                            RegexErrorKind::NestingTooDeep {
-                                limit: self.limits.max_nesting,
-                                actual: depth,
-                            },
+                            RegexErrorKind::NestingTooDeep { limit: self.limits.max_nesting, actual: depth },
                             start,
-                            format!(
-                                "groups are nested {depth} deep, over the limit of {}",
-                                self.limits.max_nesting
-                            ),
+                            format!("groups are nested {depth} deep, over the limit of {}", self.limits.max_nesting),
                         ));
                     }
                     open.push(Frame::new(Some(opener), start, self.pos));
@@ -233,34 +205,19 @@ impl<'p> Parser<'p> {
                     let (opener, body, product) = closed.finish(start);
                     let kind = match opener {
                         Some(Opener::LookAround { behind, negated }) => {
-                            NodeKind::LookAround(LookAround {
-                                behind,
-                                negated,
-                                sub: Box::new(body),
-                            })
+                            NodeKind::LookAround(LookAround { behind, negated, sub: Box::new(body) })
                         }
-                        Some(Opener::Group(capture)) => NodeKind::Group(Group {
-                            capture,
-                            sub: Box::new(body),
-                        }),
-                        None => NodeKind::Group(Group {
-                            capture: None,
-                            sub: Box::new(body),
-                        }),
+                        Some(Opener::Group(capture)) => NodeKind::Group(Group { capture, sub: Box::new(body) }),
+                        None => NodeKind::Group(Group { capture: None, sub: Box::new(body) }),
                     };
                     let parent = open.last_mut().unwrap_or(&mut top);
                     parent.push_term(Node::leaf(kind, self.span_from(group_start)), product);
                 }
                 '*' | '+' | '?' | '{' => self.apply_quantifier(frame, c, start)?,
                 '}' | ']' => {
-                    return Err(syntax_error(
-                        start,
-                        format!("lone `{c}` (escape it as `\\{c}`)"),
-                    ));
+                    return Err(syntax_error(start, format!("lone `{c}` (escape it as `\\{c}`)")));
                 }
-                '^' => {
-                    frame.push_atom(NodeKind::Assertion(Assertion::Start), self.span_from(start))
-                }
+                '^' => frame.push_atom(NodeKind::Assertion(Assertion::Start), self.span_from(start)),
                 '$' => frame.push_atom(NodeKind::Assertion(Assertion::End), self.span_from(start)),
                 '.' => frame.push_atom(NodeKind::Dot, self.span_from(start)),
                 '[' => {
@@ -278,17 +235,10 @@ impl<'p> Parser<'p> {
             return Err(syntax_error(unclosed.start, "unclosed group"));
         }
         let (_, root, _) = top.finish(self.pos);
-        let ast = Ast {
-            root,
-            capture_count: self.capture_count,
-            group_names: self.group_names,
-        };
+        let ast = Ast { root, capture_count: self.capture_count, group_names: self.group_names };
         for (group, span) in &self.backrefs {
             if ast.group_index(group).is_none() {
-                return Err(syntax_error(
-                    span.start,
-                    "backreference to a group that does not exist",
-                ));
+                return Err(syntax_error(span.start, "backreference to a group that does not exist"));
             }
         }
         Ok(ast)
@@ -301,38 +251,20 @@ impl<'p> Parser<'p> {
         }
         match self.bump() {
             Some(':') => Ok(Opener::Group(None)),
-            Some('=') => Ok(Opener::LookAround {
-                behind: false,
-                negated: false,
-            }),
-            Some('!') => Ok(Opener::LookAround {
-                behind: false,
-                negated: true,
-            }),
-            Some('<') if self.eat('=') => Ok(Opener::LookAround {
-                behind: true,
-                negated: false,
-            }),
-            Some('<') if self.eat('!') => Ok(Opener::LookAround {
-                behind: true,
-                negated: true,
-            }),
+            Some('=') => Ok(Opener::LookAround { behind: false, negated: false }),
+            Some('!') => Ok(Opener::LookAround { behind: false, negated: true }),
+            Some('<') if self.eat('=') => Ok(Opener::LookAround { behind: true, negated: false }),
+            Some('<') if self.eat('!') => Ok(Opener::LookAround { behind: true, negated: true }),
             Some('<') => {
                 let name = self.parse_group_name()?;
                 if self.group_names.contains_key(&name) {
-                    return Err(syntax_error(
-                        start,
-                        format!("duplicate group name `{name}`"),
-                    ));
+                    return Err(syntax_error(start, format!("duplicate group name `{name}`")));
                 }
                 let index = self.new_capture();
                 self.group_names.insert(name, index);
                 Ok(Opener::Group(Some(index)))
             }
-            _ => Err(syntax_error(
-                start,
-                "invalid group: expected `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!` or `(?<name>`",
-            )),
+            _ => Err(syntax_error(start, "invalid group: expected `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!` or `(?<name>`")),
         }
     }
 
@@ -352,27 +284,16 @@ impl<'p> Parser<'p> {
                 Some('>') => break,
                 Some('\\') => {
                     if !self.eat('u') {
-                        return Err(syntax_error(
-                            at,
-                            "only `\\u` escapes are allowed in group names",
-                        ));
+                        return Err(syntax_error(at, "only `\\u` escapes are allowed in group names"));
                     }
                     let code = self.parse_unicode_escape(at)?;
-                    char::from_u32(code)
-                        .ok_or_else(|| syntax_error(at, "invalid character in group name"))?
+                    char::from_u32(code).ok_or_else(|| syntax_error(at, "invalid character in group name"))?
                 }
                 Some(c) => c,
             };
-            let valid = if name.is_empty() {
-                is_identifier_start(c)
-            } else {
-                is_identifier_part(c)
-            };
+            let valid = if name.is_empty() { is_identifier_start(c) } else { is_identifier_part(c) };
             if !valid {
-                return Err(syntax_error(
-                    at,
-                    format!("`{c}` cannot appear here in a group name"),
-                ));
+                return Err(syntax_error(at, format!("`{c}` cannot appear here in a group name")));
             }
             name.push(c);
         }
@@ -384,34 +305,23 @@ impl<'p> Parser<'p> {
 
     /// Applies the quantifier starting with `c` (already consumed) at
     /// `start` to the last term of `frame`.
-    fn apply_quantifier(
-        &mut self,
-        frame: &mut Frame,
-        c: char,
-        start: usize,
-    ) -> Result<(), RegexError> {
+    fn apply_quantifier(&mut self, frame: &mut Frame, c: char, start: usize) -> Result<(), RegexError> {
         let (min, max) = match c {
             '*' => (0, None),
             '+' => (1, None),
             '?' => (0, Some(1)),
-            _ => self
-                .parse_counted(start)?
-                .ok_or_else(|| syntax_error(start, "lone `{` (escape it as `\\{`)"))?,
+            _ => self.parse_counted(start)?.ok_or_else(|| syntax_error(start, "lone `{` (escape it as `\\{`)"))?,
         };
         let greedy = !self.eat('?');
         let Some(atom) = frame.terms.pop() else {
             return Err(syntax_error(start, "quantifier has nothing to repeat"));
         };
         let reason = match atom.kind {
-            NodeKind::Literal(_)
-            | NodeKind::Dot
-            | NodeKind::Class(_)
-            | NodeKind::Group(_)
-            | NodeKind::Backref(_) => None,
-            NodeKind::Repeat(_) => Some("a quantifier cannot follow another quantifier"),
-            NodeKind::Assertion(_) | NodeKind::LookAround(_) => {
-                Some("assertions cannot be quantified")
+            NodeKind::Literal(_) | NodeKind::Dot | NodeKind::Class(_) | NodeKind::Group(_) | NodeKind::Backref(_) => {
+                None
             }
+            NodeKind::Repeat(_) => Some("a quantifier cannot follow another quantifier"),
+            NodeKind::Assertion(_) | NodeKind::LookAround(_) => Some("assertions cannot be quantified"),
             NodeKind::Empty | NodeKind::Concat(_) | NodeKind::Alternation(_) => {
                 Some("quantifier has nothing to repeat")
             }
@@ -424,29 +334,13 @@ impl<'p> Parser<'p> {
         let limit = self.limits.max_repetition_product;
         if product > limit {
             return Err(RegexError::new(
-                RegexErrorKind::RepetitionProductTooLarge {
-                    limit,
-                    actual: product,
-                },
+                RegexErrorKind::RepetitionProductTooLarge { limit, actual: product },
                 start,
-                format!(
-                    "nested repetition counts multiply to {product}, over the limit of {limit}"
-                ),
+                format!("nested repetition counts multiply to {product}, over the limit of {limit}"),
             ));
         }
-        let span = Span {
-            start: atom.span.start,
-            end: self.pos,
-        };
-        let node = Node::leaf(
-            NodeKind::Repeat(Repeat {
-                min,
-                max,
-                greedy,
-                sub: Box::new(atom),
-            }),
-            span,
-        );
+        let span = Span { start: atom.span.start, end: self.pos };
+        let node = Node::leaf(NodeKind::Repeat(Repeat { min, max, greedy, sub: Box::new(atom) }), span);
         frame.push_term(node, product);
         Ok(())
     }
@@ -473,15 +367,9 @@ impl<'p> Parser<'p> {
             return Ok(Some((decimal_saturating(min), None)));
         }
         if compare_decimal(min, max) == Ordering::Greater {
-            return Err(syntax_error(
-                start,
-                "numbers out of order in `{n,m}` quantifier",
-            ));
+            return Err(syntax_error(start, "numbers out of order in `{n,m}` quantifier"));
         }
-        Ok(Some((
-            decimal_saturating(min),
-            Some(decimal_saturating(max)),
-        )))
+        Ok(Some((decimal_saturating(min), Some(decimal_saturating(max)))))
     }
 
     fn take_digits(&mut self) -> &'p str {
@@ -515,10 +403,9 @@ impl<'p> Parser<'p> {
             }
             _ => Ok(match self.parse_atom_escape(c, start, false)? {
                 ClassAtom::Char(code) => NodeKind::Literal(code),
-                ClassAtom::Set(set, negated) => NodeKind::Class(Class {
-                    negated: false,
-                    items: vec![ClassItem::Set { set, negated }],
-                }),
+                ClassAtom::Set(set, negated) => {
+                    NodeKind::Class(Class { negated: false, items: vec![ClassItem::Set { set, negated }] })
+                }
             }),
         }
     }
@@ -530,12 +417,7 @@ impl<'p> Parser<'p> {
 
     /// Parses the escapes allowed both inside and outside classes, after
     /// `\` and `c`.
-    fn parse_atom_escape(
-        &mut self,
-        c: char,
-        start: usize,
-        in_class: bool,
-    ) -> Result<ClassAtom, RegexError> {
+    fn parse_atom_escape(&mut self, c: char, start: usize, in_class: bool) -> Result<ClassAtom, RegexError> {
         let set = |set| Ok(ClassAtom::Set(set, c.is_ascii_uppercase()));
         match c {
             'd' | 'D' => set(ClassSet::Digit),
@@ -555,60 +437,44 @@ impl<'p> Parser<'p> {
                     self.bump();
                     Ok(ClassAtom::Char(u32::from(letter) % 32))
                 }
-                _ => Err(syntax_error(
-                    start,
-                    "`\\c` must be followed by an ASCII letter",
-                )),
+                _ => Err(syntax_error(start, "`\\c` must be followed by an ASCII letter")),
             },
-            '0' if self.peek().is_some_and(|d| d.is_ascii_digit()) => Err(syntax_error(
-                start,
-                "octal escapes are not allowed in unicode mode",
-            )),
+            '0' if self.peek().is_some_and(|d| d.is_ascii_digit()) => {
+                Err(syntax_error(start, "octal escapes are not allowed in unicode mode"))
+            }
             '0' => Ok(ClassAtom::Char(0)),
             'x' => {
                 let high = self.bump().and_then(|d| d.to_digit(16));
                 let low = self.bump().and_then(|d| d.to_digit(16));
                 match (high, low) {
                     (Some(high), Some(low)) => Ok(ClassAtom::Char(high * 16 + low)),
-                    _ => Err(syntax_error(
-                        start,
-                        "`\\x` must be followed by two hexadecimal digits",
-                    )),
+                    _ => Err(syntax_error(start, "`\\x` must be followed by two hexadecimal digits")),
                 }
             }
             'u' => self.parse_unicode_escape(start).map(ClassAtom::Char),
             'b' if in_class => Ok(ClassAtom::Char(0x08)),
             '-' if in_class => Ok(ClassAtom::Char(u32::from('-'))),
-            '^' | '$' | '\\' | '.' | '*' | '+' | '?' | '(' | ')' | '[' | ']' | '{' | '}' | '|'
-            | '/' => Ok(ClassAtom::Char(u32::from(c))),
-            _ => Err(syntax_error(
-                start,
-                format!("invalid escape `\\{c}` in unicode mode"),
-            )),
+            '^' | '$' | '\\' | '.' | '*' | '+' | '?' | '(' | ')' | '[' | ']' | '{' | '}' | '|' | '/' => {
+                Ok(ClassAtom::Char(u32::from(c)))
+            }
+            _ => Err(syntax_error(start, format!("invalid escape `\\{c}` in unicode mode"))),
         }
     }
 
     /// Parses `{Name}` or `{Name=Value}` after `\p` or `\P`.
     fn parse_property(&mut self, start: usize) -> Result<Property, RegexError> {
         if !self.eat('{') {
-            return Err(syntax_error(
-                start,
-                "`\\p` must be followed by `{property}`",
-            ));
+            return Err(syntax_error(start, "`\\p` must be followed by `{property}`"));
         }
         let name_start = self.pos;
-        while self
-            .peek()
-            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '=')
-        {
+        while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '=') {
             self.bump();
         }
         let text = self.pattern.get(name_start..self.pos).unwrap_or("");
         if !self.eat('}') {
             return Err(syntax_error(start, "unterminated `\\p{...}`"));
         }
-        Property::parse(text)
-            .ok_or_else(|| syntax_error(start, format!("unknown Unicode property `{text}`")))
+        Property::parse(text).ok_or_else(|| syntax_error(start, format!("unknown Unicode property `{text}`")))
     }
 
     /// Parses a `\u` escape after the `u`: `\u{H...}`, `\uHHHH`, or a
@@ -623,10 +489,7 @@ impl<'p> Parser<'p> {
                 digits = digits.saturating_add(1);
             }
             if digits == 0 || !self.eat('}') {
-                return Err(syntax_error(
-                    start,
-                    "`\\u{` must be followed by hexadecimal digits and `}`",
-                ));
+                return Err(syntax_error(start, "`\\u{` must be followed by hexadecimal digits and `}`"));
             }
             if code > 0x10FFFF {
                 return Err(syntax_error(start, "code point above U+10FFFF"));
@@ -634,10 +497,7 @@ impl<'p> Parser<'p> {
             return Ok(code);
         }
         let code = self.four_hex_digits().ok_or_else(|| {
-            syntax_error(
-                start,
-                "`\\u` must be followed by four hexadecimal digits or `{code point}`",
-            )
+            syntax_error(start, "`\\u` must be followed by four hexadecimal digits or `{code point}`")
         })?;
         if (0xD800..=0xDBFF).contains(&code) {
             let saved = self.pos;
@@ -654,9 +514,7 @@ impl<'p> Parser<'p> {
     /// Consumes four hexadecimal digits, or nothing.
     fn four_hex_digits(&mut self) -> Option<u32> {
         let digits = self.rest().get(..4)?;
-        let code = digits
-            .chars()
-            .try_fold(0u32, |acc, d| Some(acc * 16 + d.to_digit(16)?))?;
+        let code = digits.chars().try_fold(0u32, |acc, d| Some(acc * 16 + d.to_digit(16)?))?;
         self.pos = self.pos.saturating_add(4);
         Some(code)
     }
@@ -672,8 +530,7 @@ impl<'p> Parser<'p> {
                 Some(']') => break,
                 Some(c) => self.parse_class_atom(c, atom_start)?,
             };
-            let is_range =
-                self.peek() == Some('-') && !matches!(self.peek_second(), None | Some(']'));
+            let is_range = self.peek() == Some('-') && !matches!(self.peek_second(), None | Some(']'));
             if !is_range {
                 items.push(class_item(first));
                 continue;
@@ -685,20 +542,12 @@ impl<'p> Parser<'p> {
                 Some(c) => self.parse_class_atom(c, second_start)?,
             };
             match (first, second) {
-                (ClassAtom::Char(low), ClassAtom::Char(high)) if low <= high => {
-                    items.push(ClassItem::Range(low, high))
-                }
+                (ClassAtom::Char(low), ClassAtom::Char(high)) if low <= high => items.push(ClassItem::Range(low, high)),
                 (ClassAtom::Char(_), ClassAtom::Char(_)) => {
-                    return Err(syntax_error(
-                        atom_start,
-                        "character class range out of order",
-                    ));
+                    return Err(syntax_error(atom_start, "character class range out of order"));
                 }
                 _ => {
-                    return Err(syntax_error(
-                        atom_start,
-                        "a class escape cannot be a range endpoint",
-                    ));
+                    return Err(syntax_error(atom_start, "a class escape cannot be a range endpoint"));
                 }
             }
         }
@@ -725,10 +574,7 @@ fn class_item(atom: ClassAtom) -> ClassItem {
 
 /// The value of a string of ASCII digits, saturating at `u32::MAX`.
 fn decimal_saturating(digits: &str) -> u32 {
-    digits.bytes().fold(0u32, |acc, d| {
-        acc.saturating_mul(10)
-            .saturating_add(u32::from(d.saturating_sub(b'0')))
-    })
+    digits.bytes().fold(0u32, |acc, d| acc.saturating_mul(10).saturating_add(u32::from(d.saturating_sub(b'0'))))
 }
 
 /// Compares two strings of ASCII digits as numbers of any size.
@@ -741,10 +587,7 @@ fn compare_decimal(a: &str, b: &str) -> Ordering {
 /// `ID_Start`, `$` or `_`, as ECMA-262's `RegExpIdentifierStart`.
 fn is_identifier_start(c: char) -> bool {
     static ID_START: OnceLock<Option<ClassUnicode>> = OnceLock::new();
-    c == '$'
-        || c == '_'
-        || c.is_ascii_alphabetic()
-        || (!c.is_ascii() && in_property(&ID_START, "ID_Start", c))
+    c == '$' || c == '_' || c.is_ascii_alphabetic() || (!c.is_ascii() && in_property(&ID_START, "ID_Start", c))
 }
 
 /// `ID_Continue`, `$`, ZWNJ or ZWJ, as ECMA-262's `RegExpIdentifierPart`.
@@ -756,10 +599,7 @@ fn is_identifier_part(c: char) -> bool {
 }
 
 fn in_property(cache: &OnceLock<Option<ClassUnicode>>, name: &'static str, c: char) -> bool {
-    cache
-        .get_or_init(|| Property::Binary(name).class())
-        .as_ref()
-        .is_some_and(|class| class_contains(class, c))
+    cache.get_or_init(|| Property::Binary(name).class()).as_ref().is_some_and(|class| class_contains(class, c))
 }
 
 #[cfg(test)]
@@ -783,9 +623,7 @@ mod tests {
     #[test]
     fn literals_carry_byte_spans() {
         let ast = parse_ok("aé\u{1F600}");
-        let NodeKind::Concat(terms) = &ast.root.kind else {
-            panic!("{ast:?}")
-        };
+        let NodeKind::Concat(terms) = &ast.root.kind else { panic!("{ast:?}") };
         let spans: Vec<_> = terms.iter().map(|t| (t.span.start, t.span.end)).collect();
         assert_eq!(spans, [(0, 1), (1, 3), (3, 7)]);
     }
@@ -793,60 +631,37 @@ mod tests {
     #[test]
     fn surrogate_pair_escapes_combine() {
         let ast = parse_ok(r"\uD83D\uDC32");
-        assert!(
-            matches!(ast.root.kind, NodeKind::Literal(0x1F432)),
-            "{ast:?}"
-        );
+        assert!(matches!(ast.root.kind, NodeKind::Literal(0x1F432)), "{ast:?}");
         let ast = parse_ok(r"[\uD83D\uDE00-\uD83D\uDE4F]");
-        let NodeKind::Class(class) = &ast.root.kind else {
-            panic!("{ast:?}")
-        };
+        let NodeKind::Class(class) = &ast.root.kind else { panic!("{ast:?}") };
         assert_eq!(class.items, [ClassItem::Range(0x1F600, 0x1F64F)]);
     }
 
     #[test]
     fn lone_surrogates_stay_code_points() {
         let ast = parse_ok(r"\uD83D");
-        assert!(
-            matches!(ast.root.kind, NodeKind::Literal(0xD83D)),
-            "{ast:?}"
-        );
+        assert!(matches!(ast.root.kind, NodeKind::Literal(0xD83D)), "{ast:?}");
         let ast = parse_ok(r"\uD83Dx");
-        let NodeKind::Concat(terms) = &ast.root.kind else {
-            panic!("{ast:?}")
-        };
-        assert!(matches!(
-            terms.first().map(|t| &t.kind),
-            Some(NodeKind::Literal(0xD83D))
-        ));
+        let NodeKind::Concat(terms) = &ast.root.kind else { panic!("{ast:?}") };
+        assert!(matches!(terms.first().map(|t| &t.kind), Some(NodeKind::Literal(0xD83D))));
         let ast = parse_ok(r"\u{D83D}\u{DC32}");
-        assert!(
-            matches!(ast.root.kind, NodeKind::Concat(_)),
-            "braced escapes never pair"
-        );
+        assert!(matches!(ast.root.kind, NodeKind::Concat(_)), "braced escapes never pair");
     }
 
     #[test]
     fn quantifiers_record_counts_and_laziness() {
         let ast = parse_ok("a{2,5}?");
-        let NodeKind::Repeat(repeat) = &ast.root.kind else {
-            panic!("{ast:?}")
-        };
+        let NodeKind::Repeat(repeat) = &ast.root.kind else { panic!("{ast:?}") };
         assert_eq!((repeat.min, repeat.max, repeat.greedy), (2, Some(5), false));
         assert_eq!((ast.root.span.start, ast.root.span.end), (0, 7));
         let ast = parse_ok("a{99999999999999999999,}");
-        let NodeKind::Repeat(repeat) = &ast.root.kind else {
-            panic!("{ast:?}")
-        };
+        let NodeKind::Repeat(repeat) = &ast.root.kind else { panic!("{ast:?}") };
         assert_eq!((repeat.min, repeat.max), (u32::MAX, None));
     }
 
     #[test]
     fn counted_bounds_compare_exactly_beyond_u32() {
-        assert_eq!(
-            error("a{99999999999999999999,99999999999999999998}").offset(),
-            1
-        );
+        assert_eq!(error("a{99999999999999999999,99999999999999999998}").offset(), 1);
         parse_ok("a{99999999999999999998,099999999999999999999}");
     }
 
@@ -857,21 +672,11 @@ mod tests {
             other => panic!("{other:?}"),
         };
         let dash = u32::from('-');
-        assert_eq!(
-            items("[a-]"),
-            [ClassItem::Range(97, 97), ClassItem::Range(dash, dash)]
-        );
-        assert_eq!(
-            items("[-a]"),
-            [ClassItem::Range(dash, dash), ClassItem::Range(97, 97)]
-        );
+        assert_eq!(items("[a-]"), [ClassItem::Range(97, 97), ClassItem::Range(dash, dash)]);
+        assert_eq!(items("[-a]"), [ClassItem::Range(dash, dash), ClassItem::Range(97, 97)]);
         assert_eq!(
             items("[a-b-c]"),
-            [
-                ClassItem::Range(97, 98),
-                ClassItem::Range(dash, dash),
-                ClassItem::Range(99, 99)
-            ]
+            [ClassItem::Range(97, 98), ClassItem::Range(dash, dash), ClassItem::Range(99, 99)]
         );
         assert_eq!(items("[--c]"), [ClassItem::Range(dash, 99)]);
         assert_eq!(items(r"[\w-]").len(), 2);
@@ -903,16 +708,10 @@ mod tests {
 
     #[test]
     fn many_named_groups_and_backreferences_parse_in_linear_time() {
-        let pattern: String = (0..50_000)
-            .map(|i| format!("(?<g{i}>a)\\k<g{i}>"))
-            .collect();
+        let pattern: String = (0..50_000).map(|i| format!("(?<g{i}>a)\\k<g{i}>")).collect();
         let started = std::time::Instant::now();
         assert_eq!(parse_ok(&pattern).capture_count, 50_000);
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(2),
-            "{:?}",
-            started.elapsed()
-        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
     }
 
     #[test]
@@ -921,61 +720,30 @@ mod tests {
         parse_ok("(?<é\u{200D}>x)");
         parse_ok(r"(?<\u0061b>x)\k<ab>");
         parse_ok(r"(?<\u{1D49C}>x)");
-        for bad in [
-            "(?<1a>x)",
-            "(?<a-b>x)",
-            "(?<>x)",
-            "(?<a",
-            r"(?<\x61>x)",
-            r"(?<\u0031>x)",
-        ] {
+        for bad in ["(?<1a>x)", "(?<a-b>x)", "(?<>x)", "(?<a", r"(?<\x61>x)", r"(?<\u0031>x)"] {
             assert_eq!(error(bad).kind(), &RegexErrorKind::Syntax, "{bad}");
         }
     }
 
     #[test]
     fn nesting_limit_is_checked_at_the_opening_paren() {
-        let limits = ParseLimits {
-            max_nesting: 3,
-            max_repetition_product: u64::MAX,
-        };
+        let limits = ParseLimits { max_nesting: 3, max_repetition_product: u64::MAX };
         assert!(parse("(((a)))", limits).is_ok());
         let err = parse("a((((a))))", limits).map(|_| ()).unwrap_err();
-        assert_eq!(
-            err.kind(),
-            &RegexErrorKind::NestingTooDeep {
-                limit: 3,
-                actual: 4
-            }
-        );
+        assert_eq!(err.kind(), &RegexErrorKind::NestingTooDeep { limit: 3, actual: 4 });
         assert_eq!(err.offset(), 4);
     }
 
     #[test]
     fn repetition_product_multiplies_nested_counts() {
-        let limits = ParseLimits {
-            max_nesting: usize::MAX,
-            max_repetition_product: 2_500,
-        };
+        let limits = ParseLimits { max_nesting: usize::MAX, max_repetition_product: 2_500 };
         assert!(parse("(a{0,50}){0,50}", limits).is_ok());
         assert!(parse("(a{0,50}b{3}){0,50}c{2500}", limits).is_ok());
         let err = parse("x(a{0,50}){0,51}", limits).map(|_| ()).unwrap_err();
-        assert_eq!(
-            err.kind(),
-            &RegexErrorKind::RepetitionProductTooLarge {
-                limit: 2_500,
-                actual: 2_550
-            }
-        );
+        assert_eq!(err.kind(), &RegexErrorKind::RepetitionProductTooLarge { limit: 2_500, actual: 2_550 });
         assert_eq!(err.offset(), 10);
         let err = parse("((a{50})|b){60}", limits).map(|_| ()).unwrap_err();
-        assert_eq!(
-            err.kind(),
-            &RegexErrorKind::RepetitionProductTooLarge {
-                limit: 2_500,
-                actual: 3_000
-            }
-        );
+        assert_eq!(err.kind(), &RegexErrorKind::RepetitionProductTooLarge { limit: 2_500, actual: 3_000 });
     }
 
     #[test]

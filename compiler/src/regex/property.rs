@@ -36,13 +36,9 @@ impl Property {
     pub fn parse(text: &str) -> Option<Property> {
         match text.split_once('=') {
             Some((name, value)) => match name {
-                "General_Category" | "gc" => {
-                    canonical(GENERAL_CATEGORIES, value).map(Property::GeneralCategory)
-                }
+                "General_Category" | "gc" => canonical(GENERAL_CATEGORIES, value).map(Property::GeneralCategory),
                 "Script" | "sc" => canonical(SCRIPTS, value).map(Property::Script),
-                "Script_Extensions" | "scx" => {
-                    canonical(SCRIPTS, value).map(Property::ScriptExtensions)
-                }
+                "Script_Extensions" | "scx" => canonical(SCRIPTS, value).map(Property::ScriptExtensions),
                 _ => None,
             },
             None => canonical(GENERAL_CATEGORIES, text)
@@ -95,14 +91,8 @@ impl Property {
 type NameTable = &'static [(&'static str, &'static [&'static str])];
 
 /// The canonical (first) name of the table entry that lists `name`.
-fn canonical(
-    table: &'static [(&'static str, &'static [&'static str])],
-    name: &str,
-) -> Option<&'static str> {
-    table
-        .iter()
-        .find(|(long, aliases)| *long == name || aliases.contains(&name))
-        .map(|&(long, _)| long)
+fn canonical(table: &'static [(&'static str, &'static [&'static str])], name: &str) -> Option<&'static str> {
+    table.iter().find(|(long, aliases)| *long == name || aliases.contains(&name)).map(|&(long, _)| long)
 }
 
 /// `General_Category` values with their aliases.
@@ -388,39 +378,15 @@ mod tests {
 
     #[test]
     fn names_are_case_sensitive_and_strict() {
-        assert_eq!(
-            Property::parse("Lu"),
-            Some(Property::GeneralCategory("Uppercase_Letter"))
-        );
-        assert_eq!(
-            Property::parse("digit"),
-            Some(Property::GeneralCategory("Decimal_Number"))
-        );
-        assert_eq!(
-            Property::parse("gc=Lu"),
-            Some(Property::GeneralCategory("Uppercase_Letter"))
-        );
-        assert_eq!(
-            Property::parse("General_Category=Letter"),
-            Some(Property::GeneralCategory("Letter"))
-        );
+        assert_eq!(Property::parse("Lu"), Some(Property::GeneralCategory("Uppercase_Letter")));
+        assert_eq!(Property::parse("digit"), Some(Property::GeneralCategory("Decimal_Number")));
+        assert_eq!(Property::parse("gc=Lu"), Some(Property::GeneralCategory("Uppercase_Letter")));
+        assert_eq!(Property::parse("General_Category=Letter"), Some(Property::GeneralCategory("Letter")));
         assert_eq!(Property::parse("sc=Grek"), Some(Property::Script("Greek")));
-        assert_eq!(
-            Property::parse("Script=Greek"),
-            Some(Property::Script("Greek"))
-        );
-        assert_eq!(
-            Property::parse("scx=Latn"),
-            Some(Property::ScriptExtensions("Latin"))
-        );
-        assert_eq!(
-            Property::parse("Script_Extensions=Qaai"),
-            Some(Property::ScriptExtensions("Inherited"))
-        );
-        assert_eq!(
-            Property::parse("Alpha"),
-            Some(Property::Binary("Alphabetic"))
-        );
+        assert_eq!(Property::parse("Script=Greek"), Some(Property::Script("Greek")));
+        assert_eq!(Property::parse("scx=Latn"), Some(Property::ScriptExtensions("Latin")));
+        assert_eq!(Property::parse("Script_Extensions=Qaai"), Some(Property::ScriptExtensions("Inherited")));
+        assert_eq!(Property::parse("Alpha"), Some(Property::Binary("Alphabetic")));
         for bad in [
             "lu",
             "LU",
@@ -468,12 +434,7 @@ mod tests {
     #[test]
     fn classes_have_the_expected_members() {
         let contains = |p: Property, c: char| {
-            p.class().is_some_and(|class| {
-                class
-                    .ranges()
-                    .iter()
-                    .any(|r| r.start() <= c && c <= r.end())
-            })
+            p.class().is_some_and(|class| class.ranges().iter().any(|r| r.start() <= c && c <= r.end()))
         };
         assert!(contains(Property::Script("Greek"), 'α'));
         assert!(!contains(Property::Script("Greek"), 'a'));
@@ -481,24 +442,12 @@ mod tests {
         assert!(contains(Property::Binary("Any"), '\u{10FFFF}'));
         assert!(contains(Property::Binary("ASCII"), '\u{7F}'));
         assert!(!contains(Property::Binary("ASCII"), '\u{80}'));
-        assert!(contains(
-            Property::GeneralCategory("Line_Separator"),
-            '\u{2028}'
-        ));
-        assert!(!contains(
-            Property::GeneralCategory("Line_Separator"),
-            '\u{2029}'
-        ));
+        assert!(contains(Property::GeneralCategory("Line_Separator"), '\u{2028}'));
+        assert!(!contains(Property::GeneralCategory("Line_Separator"), '\u{2029}'));
         assert!(contains(Property::Script("Unknown"), '\u{378}'));
         assert!(contains(Property::ScriptExtensions("Unknown"), '\u{E000}'));
         assert!(!contains(Property::Script("Unknown"), 'a'));
-        assert!(
-            !contains(Property::Script("Unknown"), '\u{300}'),
-            "Inherited"
-        );
-        assert_eq!(
-            Property::GeneralCategory("Surrogate").class(),
-            Some(ClassUnicode::empty())
-        );
+        assert!(!contains(Property::Script("Unknown"), '\u{300}'), "Inherited");
+        assert_eq!(Property::GeneralCategory("Surrogate").class(), Some(ClassUnicode::empty()));
     }
 }

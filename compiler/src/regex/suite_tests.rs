@@ -28,9 +28,7 @@ const FILES: [&str; 6] = [
 fn suite_root() -> PathBuf {
     let root = std::env::var_os("JSON_SCHEMA_TEST_SUITE")
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/JSON-Schema-Test-Suite")
-        });
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/JSON-Schema-Test-Suite"));
     assert!(
         root.join("tests").is_dir(),
         "JSON-Schema-Test-Suite not found at {}: clone https://github.com/json-schema-org/JSON-Schema-Test-Suite \
@@ -92,19 +90,13 @@ fn type_matches(types: &Value, instance: &Value) -> Option<bool> {
     };
     match types {
         Value::String(name) => one(name),
-        Value::Array(names) => names
-            .iter()
-            .map(|n| n.as_str().and_then(one))
-            .try_fold(false, |any, t| Some(any | t?)),
+        Value::Array(names) => names.iter().map(|n| n.as_str().and_then(one)).try_fold(false, |any, t| Some(any | t?)),
         _ => None,
     }
 }
 
 /// `patternProperties` and `additionalProperties` together.
-fn object_keywords(
-    schema: &serde_json::Map<String, Value>,
-    instance: &Value,
-) -> Result<Option<bool>, String> {
+fn object_keywords(schema: &serde_json::Map<String, Value>, instance: &Value) -> Result<Option<bool>, String> {
     let Value::Object(properties) = instance else {
         return Ok(Some(true));
     };
@@ -114,9 +106,7 @@ fn object_keywords(
         Some(Value::Object(patterns)) => patterns,
         Some(_) => return Ok(None),
     };
-    let additional = schema
-        .get("additionalProperties")
-        .unwrap_or(&Value::Bool(true));
+    let additional = schema.get("additionalProperties").unwrap_or(&Value::Bool(true));
     let mut valid = true;
     for (name, value) in properties {
         let mut matched = false;
@@ -140,10 +130,8 @@ fn object_keywords(
 }
 
 fn is_match(pattern: &str, text: &str) -> Result<bool, String> {
-    let re = Regex::new(pattern, &RegexLimits::default())
-        .map_err(|e| format!("{pattern:?} does not compile: {e}"))?;
-    re.is_match(text)
-        .map_err(|e| format!("{pattern:?} on {text:?}: {e}"))
+    let re = Regex::new(pattern, &RegexLimits::default()).map_err(|e| format!("{pattern:?} does not compile: {e}"))?;
+    re.is_match(text).map_err(|e| format!("{pattern:?} on {text:?}: {e}"))
 }
 
 #[test]
@@ -153,10 +141,7 @@ fn official_suite_regex_cases() {
     let mut skipped = 0usize;
     let mut failures = Vec::new();
     let mut drafts: Vec<PathBuf> = match std::fs::read_dir(root.join("tests")) {
-        Ok(entries) => entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_dir())
-            .collect(),
+        Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect(),
         Err(e) => panic!("cannot read {}: {e}", root.display()),
     };
     drafts.sort();
@@ -184,8 +169,7 @@ fn official_suite_regex_cases() {
                         Ok(Some(valid)) => {
                             checked += 1;
                             if Some(valid) != case["valid"].as_bool() {
-                                failures
-                                    .push(format!("{label}: expected valid = {}", case["valid"]));
+                                failures.push(format!("{label}: expected valid = {}", case["valid"]));
                             }
                         }
                         Err(e) => {
@@ -197,18 +181,7 @@ fn official_suite_regex_cases() {
             }
         }
     }
-    println!(
-        "JSON-Schema-Test-Suite: {checked} regex cases checked, {skipped} skipped, {} failed",
-        failures.len()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-    assert!(
-        checked > 500,
-        "only {checked} cases were checked: is the suite complete?"
-    );
+    println!("JSON-Schema-Test-Suite: {checked} regex cases checked, {skipped} skipped, {} failed", failures.len());
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(checked > 500, "only {checked} cases were checked: is the suite complete?");
 }

@@ -30,10 +30,7 @@ impl Args {
             if takes_value.contains(&name) {
                 let value = match inline {
                     Some(v) => v,
-                    None => iter
-                        .next()
-                        .cloned()
-                        .ok_or_else(|| format!("--{name} needs a value"))?,
+                    None => iter.next().cloned().ok_or_else(|| format!("--{name} needs a value"))?,
                 };
                 args.options.push((name.to_string(), Some(value)));
             } else if flags.contains(&name) {
@@ -50,20 +47,12 @@ impl Args {
 
     /// The last value of option `name`.
     pub fn value(&self, name: &str) -> Option<&str> {
-        self.options
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .and_then(|(_, v)| v.as_deref())
+        self.options.iter().rev().find(|(n, _)| n == name).and_then(|(_, v)| v.as_deref())
     }
 
     /// Every value of option `name`, in order.
     pub fn values(&self, name: &str) -> Vec<&str> {
-        self.options
-            .iter()
-            .filter(|(n, _)| n == name)
-            .filter_map(|(_, v)| v.as_deref())
-            .collect()
+        self.options.iter().filter(|(n, _)| n == name).filter_map(|(_, v)| v.as_deref()).collect()
     }
 
     /// Whether flag `name` was given.
@@ -83,14 +72,7 @@ mod tests {
     #[test]
     fn parses_options_flags_and_positionals() {
         let a = Args::parse(
-            &argv(&[
-                "--schema",
-                "s.json",
-                "--draft=7",
-                "--assert-formats",
-                "a.json",
-                "b.json",
-            ]),
+            &argv(&["--schema", "s.json", "--draft=7", "--assert-formats", "a.json", "b.json"]),
             &["schema", "draft"],
             &["assert-formats"],
         )

@@ -2,6 +2,8 @@
 //!
 //! ```text
 //! schemavm validate --schema SCHEMA.json INSTANCE.json...
+//! schemavm explain SCHEMA.json
+//! schemavm corpus DIR
 //! ```
 //!
 //! Exit status: 0 every instance is valid; 1 some instance is invalid;
@@ -9,6 +11,8 @@
 //! compile; 3 some instance could not be validated within the budget.
 
 mod args;
+mod corpus;
+mod explain;
 mod input;
 mod validate;
 
@@ -41,6 +45,13 @@ commands:
                                        earlier assert, 2019-09+ annotate)
       --resource URI=FILE              register a document for $ref (repeatable;
                                        nothing is ever fetched)
+  explain SCHEMA.json [--draft D] [--resource URI=FILE]...
+      Prints the compiled program: every node with its instructions, which
+      nodes are memoized, and the static cost bounds (fan-out per instance
+      location, in-place depth); or the compile error and the limit to raise.
+  corpus DIR
+      Runs each malicious-schema case of DIR (e.g. fuzz/malicious): compile
+      plus validate, printing the outcome, the expected outcome and the time.
 
 exit status: 0 valid, 1 invalid, 2 usage/input/schema error, 3 budget exceeded
 ";
@@ -49,6 +60,8 @@ fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let result = match argv.first().map(String::as_str) {
         Some("validate") => validate::run(argv.get(1..).unwrap_or_default()),
+        Some("explain") => explain::run(argv.get(1..).unwrap_or_default()),
+        Some("corpus") => corpus::run(argv.get(1..).unwrap_or_default()),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -1,0 +1,297 @@
+//! Static cost bounds, and the choice of nodes to memoize.
+//!
+//! # Model
+//!
+//! Evaluation at one instance location starts at an *entry* node (the
+//! root, or a node applied to a child through `properties`, `items`, ...)
+//! and fans out through *in-place* applications (`allOf`, `anyOf`, `oneOf`,
+//! `not`, `if`/`then`/`else`, dependent schemas, `$ref`, `$dynamicRef`),
+//! which form a DAG (cycles are rejected as unguarded recursion). The
+//! number of paths from the entry to a node is how many times that node
+//! would be evaluated at that location: a 60-level `allOf` chain that
+//! references its next level twice gives 2^60.
+//!
+//! The analysis walks each entry's in-place closure in topological order,
+//! counting paths with saturating arithmetic. Any node reached by two
+//! paths is *memoized* ([`NodeFlags::MEMO`]): the VM caches its verdict per
+//! (node, instance value), so it runs once per location and counts once in
+//! the bound. The same goes across one level of descent: a node applied to
+//! the same child by two paths (two `anyOf` arms whose `properties.a` both
+//! `$ref` it: 2^depth through recursion) is memoized too, so recursion
+//! never multiplies per instance level. What remains is polynomial:
+//!
+//! * fan-out of an entry = evaluations at one location after memoization,
+//!   bounded by [`Limits::max_fan_out`];
+//! * in-place depth = longest in-place chain, bounded by
+//!   [`Limits::max_ref_hops`].
+//!
+//! Both are recorded per node ([`NodeCost`]) for `schemavm explain`.
+//! The analysis itself is bounded by [`Limits::max_analysis_work`].
+
+use std::collections::HashMap;
+
+use crate::bytecode::*;
+use crate::compile::analysis::in_place_successors;
+use crate::error::{CompileError, CompileErrorKind};
+use crate::options::Limits;
+
+/// Where a descending application lands, for deciding whether two of
+/// them can reach the same child.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Child<'p> {
+    /// A named property.
+    Key(&'p str),
+    /// Any property (patterns, additional, unevaluated).
+    AnyKey,
+    /// A positional item.
+    Index(usize),
+    /// Any item (rest items, contains, unevaluated).
+    AnyItem,
+}
+
+/// The nodes `id` applies to children of the instance, with the child.
+fn descending_edges<'p>(program: &'p Program, id: NodeId, out: &mut Vec<(Child<'p>, NodeId)>) {
+    out.clear();
+    for instr in program.code(id) {
+        match *instr {
+            Instr::Object(o) => {
+                let o = program.object(o);
+                for (name, e) in o.names.keys().zip(o.entries.iter()) {
+                    if let Some(n) = e.schema {
+                        out.push((Child::Key(name), n));
+                    }
+                }
+                out.extend(o.patterns.iter().map(|(_, n)| (Child::AnyKey, *n)));
+                out.extend(o.additional.map(|n| (Child::AnyKey, n)));
+            }
+            Instr::Array(a) => {
+                let a = program.array(a);
+                out.extend(a.prefix.iter().enumerate().map(|(i, n)| (Child::Index(i), *n)));
+                out.extend(a.rest.map(|n| (Child::AnyItem, n)));
+                out.extend(a.contains.map(|c| (Child::AnyItem, c.node)));
+            }
+            Instr::UnevaluatedProperties(n) => out.push((Child::AnyKey, n)),
+            Instr::UnevaluatedItems(n) => out.push((Child::AnyItem, n)),
+            _ => {}
+        }
+    }
+}
+
+/// Nodes evaluated against values that are not instance locations
+/// (`propertyNames` on names, `contentSchema` on decoded content): each is
+/// an entry of its own.
+fn detached_entries(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
+    for instr in program.code(id) {
+        match *instr {
+            Instr::Object(o) => out.extend(program.object(o).property_names),
+            Instr::Content(c) => out.extend(program.content(c).schema),
+            _ => {}
+        }
+    }
+}
+
+/// Runs the analysis: sets [`NodeFlags::MEMO`], records [`NodeCost`]s and
+/// enforces the fan-out and in-place depth limits.
+pub(super) fn analyze(program: &mut Program, limits: &Limits) -> Result<(), CompileError> {
+    let n = program.nodes.len();
+    let mut memo = vec![false; n];
+    let mut costs = vec![NodeCost::default(); n];
+    let mut walk = Walk { work: 0, max_work: limits.max_analysis_work, succ: Vec::new() };
+    for entry in entries(program) {
+        let (cost, landings) = walk
+            .location(program, &[(entry, 1)], &mut memo)
+            .map_err(|w| limit(program, entry, "max_analysis_work", w, limits.max_analysis_work))?;
+        if let Some(c) = costs.get_mut(entry.index()) {
+            *c = cost;
+        }
+        check(program, entry, cost, limits)?;
+        // Children that several applications reach: evaluate them as one
+        // location, so nodes reached twice there are memoized too.
+        for group in coinciding_groups(&landings) {
+            let (cost, _) = walk
+                .location(program, &group, &mut memo)
+                .map_err(|w| limit(program, entry, "max_analysis_work", w, limits.max_analysis_work))?;
+            check(program, entry, cost, limits)?;
+        }
+    }
+    for (node, m) in program.nodes.iter_mut().zip(memo) {
+        if m && !node.flags.contains(NodeFlags::ALWAYS_VALID) {
+            node.flags.insert(NodeFlags::MEMO);
+        }
+    }
+    program.costs = costs;
+    Ok(())
+}
+
+fn check(program: &Program, at: NodeId, cost: NodeCost, limits: &Limits) -> Result<(), CompileError> {
+    if cost.fan_out > limits.max_fan_out {
+        return Err(limit(program, at, "max_fan_out", cost.fan_out, limits.max_fan_out));
+    }
+    if u64::from(cost.in_place_depth) > limits.max_ref_hops {
+        return Err(limit(program, at, "max_ref_hops", u64::from(cost.in_place_depth), limits.max_ref_hops));
+    }
+    Ok(())
+}
+
+fn limit(program: &Program, at: NodeId, name: &'static str, bound: u64, max: u64) -> CompileError {
+    CompileError::new(
+        CompileErrorKind::LimitExceeded { limit: name, bound, max },
+        program.node(at).location().to_string(),
+    )
+}
+
+/// The root, every target of a descending edge, and every detached entry.
+fn entries(program: &Program) -> Vec<NodeId> {
+    let mut is_entry = vec![false; program.nodes.len()];
+    if let Some(e) = is_entry.get_mut(program.root.index()) {
+        *e = true;
+    }
+    let mut edges = Vec::new();
+    let mut detached = Vec::new();
+    for i in 0..program.nodes.len() {
+        let id = NodeId(i as u32);
+        descending_edges(program, id, &mut edges);
+        detached.clear();
+        detached_entries(program, id, &mut detached);
+        for t in edges.iter().map(|(_, t)| *t).chain(detached.iter().copied()) {
+            if let Some(e) = is_entry.get_mut(t.index()) {
+                *e = true;
+            }
+        }
+    }
+    (0..program.nodes.len()).filter(|i| is_entry.get(*i) == Some(&true)).map(|i| NodeId(i as u32)).collect()
+}
+
+/// Applications to children of one location: (child, node, number of
+/// evaluations).
+type Landings<'p> = Vec<(Child<'p>, NodeId, u64)>;
+
+/// Groups of landings that may hit the same child, when a group holds
+/// more than one evaluation: as (node, evaluations) roots of a location.
+/// A group is a named child (a property or index) with the wildcard
+/// applications of its kind, or a wildcard kind alone.
+fn coinciding_groups(landings: &Landings<'_>) -> Vec<Vec<(NodeId, u64)>> {
+    let mut identities: Vec<Child<'_>> = vec![Child::AnyKey, Child::AnyItem];
+    let mut seen = std::collections::HashSet::new();
+    for (c, _, _) in landings {
+        if matches!(c, Child::Key(_) | Child::Index(_)) && seen.insert(*c) {
+            identities.push(*c);
+        }
+    }
+    let mut groups = Vec::new();
+    for identity in identities {
+        let wildcard = match identity {
+            Child::Key(_) | Child::AnyKey => Child::AnyKey,
+            Child::Index(_) | Child::AnyItem => Child::AnyItem,
+        };
+        let mut roots: Vec<(NodeId, u64)> = Vec::new();
+        let mut total = 0u64;
+        for (c, node, weight) in landings {
+            if *c == identity || *c == wildcard {
+                total = total.saturating_add(*weight);
+                match roots.iter_mut().find(|(n, _)| n == node) {
+                    Some((_, w)) => *w = w.saturating_add(*weight),
+                    None => roots.push((*node, *weight)),
+                }
+            }
+        }
+        if total >= 2 {
+            groups.push(roots);
+        }
+    }
+    groups
+}
+
+/// The per-location walk, with the analysis's work accounting.
+struct Walk {
+    work: u64,
+    max_work: u64,
+    succ: Vec<NodeId>,
+}
+
+impl Walk {
+    /// Evaluations at one location starting from `roots` (node, times):
+    /// memoizes nodes reached twice, and returns the location's cost and
+    /// its applications to children. `Err` carries the work done when the
+    /// analysis budget runs out.
+    fn location<'p>(
+        &mut self,
+        program: &'p Program,
+        roots: &[(NodeId, u64)],
+        memo: &mut [bool],
+    ) -> Result<(NodeCost, Landings<'p>), u64> {
+        let order = self.topological_order(program, roots)?;
+        let mut paths: HashMap<NodeId, u64> = HashMap::new();
+        let mut depth: HashMap<NodeId, u32> = HashMap::new();
+        for &(r, w) in roots {
+            let p = paths.entry(r).or_insert(0);
+            *p = p.saturating_add(w);
+            depth.insert(r, 0);
+        }
+        let mut cost = NodeCost::default();
+        let mut landings = Vec::new();
+        let mut edges = Vec::new();
+        for &x in &order {
+            let p = paths.get(&x).copied().unwrap_or(0);
+            if p >= 2 {
+                if let Some(m) = memo.get_mut(x.index()) {
+                    *m = true;
+                }
+            }
+            let effective = if memo.get(x.index()) == Some(&true) { p.min(1) } else { p };
+            cost.fan_out = cost.fan_out.saturating_add(effective);
+            cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(p);
+            let d = depth.get(&x).copied().unwrap_or(0);
+            cost.in_place_depth = cost.in_place_depth.max(d);
+            in_place_successors(program, x, &mut self.succ);
+            for &y in &self.succ {
+                let py = paths.entry(y).or_insert(0);
+                *py = py.saturating_add(effective);
+                let dy = depth.entry(y).or_insert(0);
+                *dy = (*dy).max(d.saturating_add(1));
+            }
+            descending_edges(program, x, &mut edges);
+            landings.extend(edges.iter().map(|&(c, t)| (c, t, effective)));
+            self.work += (self.succ.len() + edges.len()) as u64;
+        }
+        if self.work > self.max_work {
+            return Err(self.work);
+        }
+        Ok((cost, landings))
+    }
+
+    /// The in-place closure of `roots` in topological order, by an
+    /// iterative depth-first search.
+    fn topological_order(&mut self, program: &Program, roots: &[(NodeId, u64)]) -> Result<Vec<NodeId>, u64> {
+        let mut seen: HashMap<NodeId, ()> = HashMap::new();
+        let mut post = Vec::new();
+        for &(root, _) in roots {
+            if seen.insert(root, ()).is_some() {
+                continue;
+            }
+            in_place_successors(program, root, &mut self.succ);
+            let mut stack: Vec<(NodeId, Vec<NodeId>, usize)> = vec![(root, self.succ.clone(), 0)];
+            while let Some(top) = stack.last_mut() {
+                self.work += 1;
+                match top.1.get(top.2).copied() {
+                    Some(next) => {
+                        top.2 += 1;
+                        if seen.insert(next, ()).is_none() {
+                            in_place_successors(program, next, &mut self.succ);
+                            stack.push((next, self.succ.clone(), 0));
+                        }
+                    }
+                    None => {
+                        post.push(top.0);
+                        stack.pop();
+                    }
+                }
+            }
+            if self.work > self.max_work {
+                return Err(self.work);
+            }
+        }
+        post.reverse();
+        Ok(post)
+    }
+}

@@ -1,0 +1,51 @@
+//! `schemavm explain`: the compiled program and its cost bounds.
+
+use std::process::ExitCode;
+
+use schemavm::{Draft, Validator};
+
+use crate::CliError;
+use crate::args::Args;
+use crate::input::read_json;
+
+/// Runs the command.
+pub fn run(argv: &[String]) -> Result<ExitCode, CliError> {
+    let usage = CliError::Usage;
+    let args = Args::parse(argv, &["draft", "resource"], &[]).map_err(usage)?;
+    let [path] = args.positional.as_slice() else {
+        return Err(usage("explain needs exactly one SCHEMA.json".into()));
+    };
+    let mut options = Validator::options();
+    if let Some(d) = args.value("draft") {
+        let draft = Draft::from_short_name(d).ok_or_else(|| usage(format!("unknown draft {d:?}")))?;
+        options = options.draft(draft);
+    }
+    for spec in args.values("resource") {
+        let (uri, file) =
+            spec.split_once('=').ok_or_else(|| usage(format!("--resource {spec:?}: expected URI=FILE")))?;
+        options = options.resource(uri, read_json(file)?);
+    }
+    let schema = read_json(path)?;
+    let validator = match options.build(&schema) {
+        Ok(v) => v,
+        Err(e) => {
+            println!("{path}: rejected\n  {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let p = validator.program();
+    let root = p.cost(p.root());
+    let entries = p.node_ids().filter(|n| p.cost(*n).fan_out > 0).count();
+    let worst = p.node_ids().map(|n| p.cost(n)).max_by_key(|c| c.fan_out).unwrap_or_default();
+    let memoized =
+        p.node_ids().filter(|n| p.node(*n).flags().contains(schemavm_compiler::bytecode::NodeFlags::MEMO)).count();
+    println!("{path}: dialect {}, {} nodes, {} instructions", validator.draft(), p.node_count(), p.instruction_count());
+    println!(
+        "cost bounds: root fan-out {} (unmemoized {}), worst entry fan-out {} (unmemoized {}) over {entries} entries, \
+         in-place depth {}; {memoized} memoized nodes",
+        root.fan_out, root.unmemoized_fan_out, worst.fan_out, worst.unmemoized_fan_out, worst.in_place_depth
+    );
+    println!();
+    print!("{p}");
+    Ok(ExitCode::SUCCESS)
+}
