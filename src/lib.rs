@@ -34,11 +34,30 @@ use serde_json::Value;
 
 pub use error::{ErrorKind, Exhausted, ValidationError};
 pub use location::{InstanceLocation, PathSegment};
-pub use schemavm_compiler::{CompileError, CompileErrorKind, Draft, Limits};
+/// The compiler crate, for inspecting programs and embedded documents.
+pub use schemavm_compiler as compiler;
+pub use schemavm_compiler::{CompileError, CompileErrorKind, Draft, Limits, bytecode};
 pub use vm::Budget;
 
 use schemavm_compiler::{CompileOptions, Program};
 use vm::{Collect, Fast, Vm};
+
+/// The three outcomes of a validation: an exhausted budget is neither
+/// valid nor invalid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The instance is valid.
+    Valid,
+    /// The instance is invalid.
+    Invalid,
+    /// The evaluation stopped before a verdict.
+    BudgetExceeded {
+        /// What ran out.
+        reason: Exhausted,
+        /// Fuel used before stopping.
+        fuel_used: u64,
+    },
+}
 
 /// A caller-defined format check.
 pub type FormatFn = Arc<dyn Fn(&str) -> bool + Send + Sync>;
@@ -194,11 +213,27 @@ impl Validator {
     }
 
     /// Whether `instance` is valid. An exhausted budget counts as invalid
-    /// (fail closed); use [`Validator::validate`] to tell them apart.
+    /// (fail closed); use [`Validator::outcome`] to tell them apart.
     pub fn is_valid(&self, instance: &Value) -> bool {
         let c = &*self.inner;
         let mut vm = Vm::<Fast>::new(&c.program, &c.formats, &c.budget);
         matches!(vm.run_root(instance), Ok(true))
+    }
+
+    /// Valid, invalid, or not decided within the default budget.
+    pub fn outcome(&self, instance: &Value) -> Outcome {
+        self.outcome_with(instance, &self.inner.budget)
+    }
+
+    /// [`Validator::outcome`] under a per-call budget.
+    pub fn outcome_with(&self, instance: &Value, budget: &Budget) -> Outcome {
+        let c = &*self.inner;
+        let mut vm = Vm::<Fast>::new(&c.program, &c.formats, budget);
+        match vm.run_root(instance) {
+            Ok(true) => Outcome::Valid,
+            Ok(false) => Outcome::Invalid,
+            Err(reason) => Outcome::BudgetExceeded { reason, fuel_used: vm.meter.used() },
+        }
     }
 
     /// `Ok` if `instance` is valid, else the first error (or a
@@ -225,6 +260,11 @@ impl Validator {
     /// the budget ran out).
     pub fn iter_errors(&self, instance: &Value) -> std::vec::IntoIter<ValidationError> {
         self.collect(instance, &self.inner.budget).into_iter()
+    }
+
+    /// [`Validator::iter_errors`] under a per-call budget.
+    pub fn iter_errors_with(&self, instance: &Value, budget: &Budget) -> std::vec::IntoIter<ValidationError> {
+        self.collect(instance, budget).into_iter()
     }
 
     fn collect(&self, instance: &Value, budget: &Budget) -> Vec<ValidationError> {

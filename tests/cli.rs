@@ -99,3 +99,32 @@ fn draft_option_selects_the_dialect() {
     assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn explain_prints_the_program_and_its_bounds() {
+    let o = schemavm(&["explain", "examples/issue-tool.schema.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("dialect 2020-12"), "{out}");
+    assert!(out.contains("cost bounds: root fan-out"), "{out}");
+    assert!(out.contains("node 0 (root)"), "{out}");
+    assert!(out.contains("additionalProperties=@"), "{out}");
+
+    let dir = std::env::temp_dir().join(format!("schemavm-cli-explain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let looped = dir.join("loop.json");
+    std::fs::write(&looped, r##"{"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}"##).unwrap();
+    let o = schemavm(&["explain", looped.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("unguarded recursion"), "{}", stdout(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn corpus_command_runs_a_case() {
+    let o = schemavm(&["corpus", "fuzz/malicious/ref-self-loop.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(out.contains("ok     ref-self-loop"), "{out}");
+    assert!(out.contains("1 cases, 0 failed"), "{out}");
+}

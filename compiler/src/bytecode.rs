@@ -650,6 +650,25 @@ impl fmt::Display for Program {
         for (i, node) in self.nodes.iter().enumerate() {
             let root = if i == self.root.index() { " (root)" } else { "" };
             writeln!(f, "node {i}{root}  {}", node.location)?;
+            let mut notes = Vec::new();
+            for (flag, name) in [
+                (NodeFlags::MEMO, "memoized"),
+                (NodeFlags::TRACKS_PROPERTIES, "tracks evaluated properties"),
+                (NodeFlags::TRACKS_ITEMS, "tracks evaluated items"),
+            ] {
+                if node.flags.contains(flag) {
+                    notes.push(name.to_string());
+                }
+            }
+            if let Some(c) = self.costs.get(i).filter(|c| c.fan_out > 0) {
+                notes.push(format!(
+                    "entry: {} evaluations per instance location ({} without memoization), in-place depth {}",
+                    c.fan_out, c.unmemoized_fan_out, c.in_place_depth
+                ));
+            }
+            if !notes.is_empty() {
+                writeln!(f, "    ; {}", notes.join("; "))?;
+            }
             for instr in self.code.get(node.code_start as usize..node.code_end as usize).unwrap_or(&[]) {
                 writeln!(f, "    {}", InstrDisplay { program: self, instr })?;
             }
@@ -675,7 +694,22 @@ impl fmt::Display for InstrDisplay<'_> {
             }
             Instr::Const(v) => write!(f, "const {}", p.value(v)),
             Instr::Enum(e) => write!(f, "enum ({} values)", p.enum_set(e).values.len()),
-            Instr::Number(n) => write!(f, "number {:?}", p.number(n)),
+            Instr::Number(n) => {
+                let c = p.number(n);
+                f.write_str("number")?;
+                for (name, bound) in [
+                    ("minimum", &c.minimum),
+                    ("exclusiveMinimum", &c.exclusive_minimum),
+                    ("maximum", &c.maximum),
+                    ("exclusiveMaximum", &c.exclusive_maximum),
+                    ("multipleOf", &c.multiple_of),
+                ] {
+                    if let Some(b) = bound {
+                        write!(f, " {name}={b}")?;
+                    }
+                }
+                Ok(())
+            }
             Instr::String(s) => {
                 let s = p.string(s);
                 write!(f, "string min={:?} max={:?}", s.min_length, s.max_length)?;

@@ -221,11 +221,16 @@ impl Walk {
         memo: &mut [bool],
     ) -> Result<(NodeCost, Landings<'p>), u64> {
         let order = self.topological_order(program, roots)?;
+        // Paths with memoization (what the VM does) and without (what a
+        // naive evaluator would do, for reporting).
         let mut paths: HashMap<NodeId, u64> = HashMap::new();
+        let mut raw: HashMap<NodeId, u64> = HashMap::new();
         let mut depth: HashMap<NodeId, u32> = HashMap::new();
         for &(r, w) in roots {
             let p = paths.entry(r).or_insert(0);
             *p = p.saturating_add(w);
+            let q = raw.entry(r).or_insert(0);
+            *q = q.saturating_add(w);
             depth.insert(r, 0);
         }
         let mut cost = NodeCost::default();
@@ -239,14 +244,17 @@ impl Walk {
                 }
             }
             let effective = if memo.get(x.index()) == Some(&true) { p.min(1) } else { p };
+            let naive = raw.get(&x).copied().unwrap_or(0);
             cost.fan_out = cost.fan_out.saturating_add(effective);
-            cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(p);
+            cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(naive);
             let d = depth.get(&x).copied().unwrap_or(0);
             cost.in_place_depth = cost.in_place_depth.max(d);
             in_place_successors(program, x, &mut self.succ);
             for &y in &self.succ {
                 let py = paths.entry(y).or_insert(0);
                 *py = py.saturating_add(effective);
+                let qy = raw.entry(y).or_insert(0);
+                *qy = qy.saturating_add(naive);
                 let dy = depth.entry(y).or_insert(0);
                 *dy = (*dy).max(d.saturating_add(1));
             }

@@ -1,0 +1,121 @@
+//! Algebraic properties of validation, checked on generated schemas and
+//! instances (proptest): `allOf[S] ≡ S`, `not(not(S)) ≡ S`,
+//! `anyOf[S, S] ≡ S`; the boolean and error-collecting paths agree; more
+//! fuel never changes a verdict that completed.
+
+use proptest::prelude::*;
+use schemavm::{Budget, Outcome, Validator};
+use serde_json::{Map, Value, json};
+
+fn scalar() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-20i64..20).prop_map(Value::from),
+        prop_oneof![Just(0.5), Just(-1.5), Just(1e300), Just(2.0)].prop_map(Value::from),
+        "[a-c]{0,3}".prop_map(Value::from),
+    ]
+}
+
+fn instance() -> impl Strategy<Value = Value> {
+    scalar().prop_recursive(3, 16, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map("[a-c]", inner, 0..4).prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// Leaf keywords: checks that apply to one instance value.
+fn leaf() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(json!(true)),
+        Just(json!(false)),
+        prop_oneof![Just("string"), Just("integer"), Just("number"), Just("array"), Just("object"), Just("null")]
+            .prop_map(|t| json!({"type": t})),
+        (-5i64..5).prop_map(|n| json!({"minimum": n})),
+        (-5i64..5).prop_map(|n| json!({"exclusiveMaximum": n})),
+        (1u64..4).prop_map(|n| json!({"multipleOf": n})),
+        (0u64..3).prop_map(|n| json!({"maxLength": n})),
+        Just(json!({"pattern": "^a"})),
+        (0u64..3).prop_map(|n| json!({"minItems": n})),
+        Just(json!({"uniqueItems": true})),
+        (0u64..3).prop_map(|n| json!({"maxProperties": n})),
+        Just(json!({"required": ["a"]})),
+        scalar().prop_map(|v| json!({"const": v})),
+        prop::collection::vec(scalar(), 1..3).prop_map(|v| json!({"enum": v})),
+    ]
+}
+
+/// Schemas without `$ref`, so wrapping them keeps their meaning.
+fn schema() -> impl Strategy<Value = Value> {
+    leaf().prop_recursive(3, 24, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 1..3).prop_map(|v| json!({"allOf": v})),
+            prop::collection::vec(inner.clone(), 1..3).prop_map(|v| json!({"anyOf": v})),
+            prop::collection::vec(inner.clone(), 1..3).prop_map(|v| json!({"oneOf": v})),
+            inner.clone().prop_map(|s| json!({"not": s})),
+            (inner.clone(), inner.clone(), inner.clone()).prop_map(|(i, t, e)| json!({"if": i, "then": t, "else": e})),
+            (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| json!({"properties": {"a": a}, "additionalProperties": b})),
+            inner.clone().prop_map(|s| json!({"items": s})),
+            inner.clone().prop_map(|s| json!({"contains": s})),
+            (inner.clone(), inner.clone())
+                .prop_map(|(a, u)| json!({"anyOf": [{"properties": {"a": a}}], "unevaluatedProperties": u})),
+            (inner.clone(), inner).prop_map(|(a, b)| {
+                let mut m = Map::new();
+                m.insert("prefixItems".into(), json!([a]));
+                m.insert("unevaluatedItems".into(), b);
+                Value::Object(m)
+            }),
+        ]
+    })
+}
+
+fn outcome(schema: &Value, instance: &Value) -> Option<Outcome> {
+    Validator::new(schema).ok().map(|v| v.outcome(instance))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn all_of_one_is_identity(s in schema(), i in instance()) {
+        let base = outcome(&s, &i);
+        prop_assume!(base.is_some());
+        prop_assert_eq!(outcome(&json!({"allOf": [s]}), &i), base);
+    }
+
+    #[test]
+    fn double_negation_is_identity(s in schema(), i in instance()) {
+        let base = outcome(&s, &i);
+        prop_assume!(base.is_some());
+        prop_assert_eq!(outcome(&json!({"not": {"not": s}}), &i), base);
+    }
+
+    #[test]
+    fn any_of_twice_is_identity(s in schema(), i in instance()) {
+        let base = outcome(&s, &i);
+        prop_assume!(base.is_some());
+        prop_assert_eq!(outcome(&json!({"anyOf": [s.clone(), s]}), &i), base);
+    }
+
+    #[test]
+    fn boolean_and_collecting_paths_agree(s in schema(), i in instance()) {
+        let Ok(v) = Validator::new(&s) else { return Ok(()) };
+        let valid = v.is_valid(&i);
+        prop_assert_eq!(v.validate(&i).is_ok(), valid);
+        let errors: Vec<_> = v.iter_errors(&i).collect();
+        prop_assert_eq!(errors.is_empty(), valid, "errors: {:?}", errors);
+    }
+
+    #[test]
+    fn more_fuel_never_changes_a_completed_verdict(s in schema(), i in instance(), fuel in 0u64..64) {
+        let Ok(v) = Validator::new(&s) else { return Ok(()) };
+        let full = v.outcome(&i);
+        match v.outcome_with(&i, &Budget { fuel, ..Budget::default() }) {
+            Outcome::BudgetExceeded { fuel_used, .. } => prop_assert!(fuel_used <= fuel + 64),
+            done => prop_assert_eq!(done, full),
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! Compile-time bounds and run-time budgets through the public API.
+
+use std::time::Duration;
+
+use schemavm::bytecode::NodeFlags;
+use schemavm::{Budget, CompileErrorKind, ErrorKind, Exhausted, Limits, Outcome, Validator};
+use serde_json::{Value, json};
+
+/// A chain of `levels` definitions, each applying the next `refs` times
+/// through `combinator`, ending in `last`.
+fn chain(levels: usize, refs: usize, combinator: &str, last: Value) -> Value {
+    let mut defs = serde_json::Map::new();
+    for i in 0..levels {
+        let next = json!({"$ref": format!("#/$defs/l{}", i + 1)});
+        defs.insert(format!("l{i}"), json!({ combinator: vec![next; refs] }));
+    }
+    defs.insert(format!("l{levels}"), last);
+    json!({"$ref": "#/$defs/l0", "$defs": defs})
+}
+
+fn memoized(v: &Validator) -> usize {
+    let p = v.program();
+    p.node_ids().filter(|n| p.node(*n).flags().contains(NodeFlags::MEMO)).count()
+}
+
+#[test]
+fn exponential_in_place_fan_out_is_memoized() {
+    let v = Validator::new(&chain(60, 2, "allOf", json!({"type": "integer"}))).unwrap();
+    assert!(memoized(&v) >= 59, "{} memoized", memoized(&v));
+    let root = v.program().cost(v.program().root());
+    assert!(root.unmemoized_fan_out > 1 << 60, "{root:?}");
+    assert!(root.fan_out < 200, "{root:?}");
+    assert_eq!(v.outcome(&json!(1)), Outcome::Valid);
+    assert_eq!(v.outcome(&json!("x")), Outcome::Invalid);
+    let errors: Vec<_> = v.iter_errors(&json!("x")).collect();
+    assert!(!errors.is_empty() && errors.len() <= 1001, "{}", errors.len());
+}
+
+#[test]
+fn recursion_through_the_same_child_is_memoized() {
+    // networknt #1276: both arms descend into the same child.
+    let schema = json!({"anyOf": [
+        {"properties": {"a": {"$ref": "#"}}, "not": {"required": ["a"]}},
+        {"properties": {"a": {"$ref": "#"}}}
+    ]});
+    let v = Validator::new(&schema).unwrap();
+    assert!(memoized(&v) >= 1);
+    let mut instance = json!({});
+    for _ in 0..60 {
+        instance = json!({ "a": instance });
+    }
+    assert_eq!(v.outcome(&instance), Outcome::Valid);
+}
+
+#[test]
+fn memoization_respects_unevaluated_tracking() {
+    let level = |i: usize| {
+        json!({"oneOf": [{"$ref": format!("#/$defs/l{}", i + 1)}, {"$ref": format!("#/$defs/l{}", i + 1), "minProperties": 5}],
+               "unevaluatedProperties": false})
+    };
+    let mut defs = serde_json::Map::new();
+    for i in 0..30 {
+        defs.insert(format!("l{i}"), level(i));
+    }
+    defs.insert("l30".into(), json!({"properties": {"a": true}}));
+    let v = Validator::new(&json!({"$ref": "#/$defs/l0", "$defs": defs})).unwrap();
+    assert!(v.is_valid(&json!({"a": 1})));
+    assert!(!v.is_valid(&json!({"a": 1, "b": 2})));
+}
+
+#[test]
+fn limits_are_settable_and_named_in_errors() {
+    let schema = chain(10, 1, "allOf", json!(true));
+    let err = Validator::options().limits(Limits { max_ref_hops: 5, ..Limits::default() }).build(&schema).unwrap_err();
+    match err.kind() {
+        CompileErrorKind::LimitExceeded { limit, bound, max } => {
+            assert_eq!(*limit, "max_ref_hops");
+            assert!(*bound > 5);
+            assert_eq!(*max, 5);
+        }
+        other => panic!("{other:?}"),
+    }
+    let message = err.to_string();
+    assert!(message.contains("max_ref_hops") && message.contains("ValidatorOptions::limits"), "{message}");
+
+    let wide = json!({"anyOf": (0..50).map(|i| json!({"const": i})).collect::<Vec<_>>()});
+    let err = Validator::options().limits(Limits { max_fan_out: 20, ..Limits::default() }).build(&wide).unwrap_err();
+    assert!(matches!(err.kind(), CompileErrorKind::LimitExceeded { limit: "max_fan_out", .. }), "{err}");
+    assert!(Validator::new(&wide).is_ok());
+
+    let mut deep = json!({});
+    for _ in 0..300 {
+        deep = json!({ "not": deep });
+    }
+    let err = Validator::new(&deep).unwrap_err();
+    assert!(matches!(err.kind(), CompileErrorKind::LimitExceeded { limit: "max_schema_depth", .. }), "{err}");
+
+    let err = Validator::options()
+        .limits(Limits { max_enum_values: 3, ..Limits::default() })
+        .build(&json!({"enum": [1, 2, 3, 4]}))
+        .unwrap_err();
+    assert!(matches!(err.kind(), CompileErrorKind::LimitExceeded { limit: "max_enum_values", .. }), "{err}");
+}
+
+#[test]
+fn unguarded_recursion_names_the_cycle() {
+    let err = Validator::new(
+        &json!({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}}, "$ref": "#/$defs/a"}),
+    )
+    .unwrap_err();
+    match err.kind() {
+        CompileErrorKind::UnguardedRecursion { cycle } => {
+            let text = cycle.join(" ");
+            assert!(text.contains("/$defs/a") && text.contains("/$defs/b"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(err.to_string().contains("unguarded recursion"), "{err}");
+    // Recursion that descends into the instance is fine.
+    assert!(Validator::new(&json!({"items": {"$ref": "#"}})).is_ok());
+}
+
+#[test]
+fn fuel_exhaustion_is_a_third_outcome() {
+    let v = Validator::new(&json!({"items": {"type": "integer"}})).unwrap();
+    let big = Value::Array((0..10_000).map(Value::from).collect());
+    let tight = Budget { fuel: 100, ..Budget::default() };
+    match v.outcome_with(&big, &tight) {
+        Outcome::BudgetExceeded { reason: Exhausted::Fuel, fuel_used } => assert!(fuel_used <= 100 + 1),
+        other => panic!("{other:?}"),
+    }
+    let err = v.validate_with(&big, &tight).unwrap_err();
+    assert!(err.is_budget_exceeded());
+    assert!(matches!(err.kind(), ErrorKind::BudgetExceeded { reason: Exhausted::Fuel, .. }));
+    assert!(err.to_string().contains("not validated"), "{err}");
+    assert!(v.is_valid(&big));
+    let strict = Validator::options().budget(tight).build(&json!({"items": {"type": "integer"}})).unwrap();
+    assert!(!strict.is_valid(&big), "fail closed");
+    assert!(strict.iter_errors(&big).last().is_some_and(|e| e.is_budget_exceeded()));
+}
+
+#[test]
+fn more_fuel_never_changes_a_completed_verdict() {
+    let v =
+        Validator::new(&json!({"type": "array", "items": {"anyOf": [{"type": "string"}, {"minimum": 5}]}})).unwrap();
+    for instance in [json!(["a", 6, "b"]), json!(["a", 4]), json!([1, 2, 3, 4, 5, 6, 7, 8])] {
+        let full = v.outcome(&instance);
+        for fuel in 0..200 {
+            match v.outcome_with(&instance, &Budget { fuel, ..Budget::default() }) {
+                Outcome::BudgetExceeded { .. } => {}
+                done => assert_eq!(done, full, "fuel {fuel}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn the_deadline_is_enforced() {
+    // A backtracking pattern on many strings: slow enough to hit a zero deadline.
+    let v = Validator::new(&json!({"items": {"pattern": "^(a|ab)*c$"}})).unwrap();
+    let instance = Value::Array((0..50_000).map(|_| Value::from("ab".repeat(20) + "c")).collect());
+    assert!(v.is_valid(&instance));
+    let budget = Budget { deadline: Some(Duration::ZERO), ..Budget::default() };
+    assert!(matches!(v.outcome_with(&instance, &budget), Outcome::BudgetExceeded { reason: Exhausted::Deadline, .. }));
+}
+
+#[test]
+fn deep_instances_stop_at_the_depth_limit() {
+    let v = Validator::new(&json!({"items": {"$ref": "#"}})).unwrap();
+    let mut deep = json!([]);
+    for _ in 0..100_000 {
+        deep = Value::Array(vec![deep]);
+    }
+    assert!(matches!(v.outcome(&deep), Outcome::BudgetExceeded { reason: Exhausted::Depth, .. }));
+    let errors: Vec<_> = v.iter_errors(&deep).collect();
+    assert!(
+        errors.last().is_some_and(|e| matches!(e.kind(), ErrorKind::BudgetExceeded { reason: Exhausted::Depth, .. }))
+    );
+    schemavm::corpus::dismantle(deep);
+}
+
+#[test]
+fn dynamic_references_the_root_defines_are_static() {
+    let meta = schemavm::compiler::metaschema::of_draft(schemavm::Draft::Draft202012).unwrap();
+    let v = Validator::new(meta).unwrap();
+    assert!(!v.program().flags().uses_dynamic_scope);
+    let tree = json!({"$dynamicAnchor": "node", "properties": {"kids": {"items": {"$dynamicRef": "#node"}}}});
+    let v = Validator::new(&tree).unwrap();
+    assert!(!v.program().flags().uses_dynamic_scope, "the root defines #node");
+    assert!(v.is_valid(&json!({"kids": [{"kids": []}]})));
+}
