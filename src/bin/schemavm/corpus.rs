@@ -19,26 +19,26 @@ pub fn run(argv: &[String]) -> Result<ExitCode, CliError> {
     let path = Path::new(dir);
     let cases = if path.is_dir() { schemavm::corpus::load_dir(path)? } else { vec![schemavm::corpus::load(path)?] };
     let (mut failed, total) = (0usize, cases.len());
-    println!("{:<6} {:<40} {:>10}  {:<36} expected", "result", "case", "time", "outcome");
+    crate::outln!("{:<6} {:<40} {:>10}  {:<36} expected", "result", "case", "time", "outcome")?;
     for case in cases {
         let report = case.run();
         let ok = report.passed() && report.elapsed < CASE_TIME;
         failed += usize::from(!ok);
-        println!(
+        crate::outln!(
             "{:<6} {:<40} {:>8.1}ms  {:<36} {}",
             if ok { "ok" } else { "FAIL" },
             report.name,
             report.elapsed.as_secs_f64() * 1000.0,
             report.actual.to_string(),
             report.expected
-        );
+        )?;
         if !ok {
-            println!("       {}", report.detail);
+            crate::outln!("       {}", report.detail)?;
         }
     }
     match peak_memory() {
-        Some(kib) => println!("\n{} cases, {failed} failed; peak memory {:.1} MiB", total, kib as f64 / 1024.0),
-        None => println!("\n{} cases, {failed} failed", total),
+        Some(kib) => crate::outln!("\n{} cases, {failed} failed; peak memory {:.1} MiB", total, kib as f64 / 1024.0)?,
+        None => crate::outln!("\n{} cases, {failed} failed", total)?,
     }
     Ok(ExitCode::from(u8::from(failed > 0)))
 }

@@ -29,7 +29,7 @@ pub fn run(argv: &[String]) -> Result<ExitCode, CliError> {
     let validator = match options.build(&schema) {
         Ok(v) => v,
         Err(e) => {
-            println!("{path}: rejected\n  {e}");
+            crate::outln!("{path}: rejected\n  {e}")?;
             return Ok(ExitCode::from(1));
         }
     };
@@ -39,13 +39,22 @@ pub fn run(argv: &[String]) -> Result<ExitCode, CliError> {
     let worst = p.node_ids().map(|n| p.cost(n)).max_by_key(|c| c.fan_out).unwrap_or_default();
     let memoized =
         p.node_ids().filter(|n| p.node(*n).flags().contains(schemavm_compiler::bytecode::NodeFlags::MEMO)).count();
-    println!("{path}: dialect {}, {} nodes, {} instructions", validator.draft(), p.node_count(), p.instruction_count());
-    println!(
+    crate::outln!(
+        "{path}: dialect {}, {} nodes, {} instructions",
+        validator.draft(),
+        p.node_count(),
+        p.instruction_count()
+    )?;
+    crate::outln!(
         "cost bounds: root fan-out {} (unmemoized {}), worst entry fan-out {} (unmemoized {}) over {entries} entries, \
          in-place depth {}; {memoized} memoized nodes",
-        root.fan_out, root.unmemoized_fan_out, worst.fan_out, worst.unmemoized_fan_out, worst.in_place_depth
-    );
-    println!();
-    print!("{p}");
+        root.fan_out,
+        root.unmemoized_fan_out,
+        worst.fan_out,
+        worst.unmemoized_fan_out,
+        worst.in_place_depth
+    )?;
+    crate::outln!()?;
+    crate::outln!("{p}")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -25,6 +25,28 @@ pub enum CliError {
     Usage(String),
     /// An input could not be read or used.
     Failed(String),
+    /// Standard output was closed (e.g. piped into `head`): stop quietly.
+    Closed,
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            CliError::Closed
+        } else {
+            CliError::Failed(format!("writing output: {e}"))
+        }
+    }
+}
+
+/// `println!` that reports a closed or failing standard output as an
+/// error instead of panicking.
+#[macro_export]
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
 }
 
 impl From<String> for CliError {
@@ -83,5 +105,6 @@ fn main() -> ExitCode {
             eprintln!("error: {message}");
             ExitCode::from(2)
         }
+        Err(CliError::Closed) => ExitCode::SUCCESS,
     }
 }

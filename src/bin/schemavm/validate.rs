@@ -38,21 +38,21 @@ pub fn run(argv: &[String]) -> Result<ExitCode, CliError> {
         let instance = read_json(path)?;
         let prefix = if many { format!("{path}: ") } else { String::new() };
         if validator.is_valid(&instance) {
-            println!("{prefix}valid");
+            crate::outln!("{prefix}valid")?;
             continue;
         }
         let errors: Vec<_> = validator.iter_errors(&instance).collect();
         if errors.iter().any(|e| e.is_budget_exceeded()) {
             exhausted = true;
-            println!("{prefix}not validated");
+            crate::outln!("{prefix}not validated")?;
         } else {
             invalid = true;
-            println!("{prefix}invalid");
+            crate::outln!("{prefix}invalid")?;
         }
         for e in &errors {
             let at =
                 if e.keyword_location().is_empty() { String::new() } else { format!("  [{}]", e.keyword_location()) };
-            println!("  {e}{at}");
+            crate::outln!("  {e}{at}")?;
         }
     }
     Ok(ExitCode::from(if exhausted {
