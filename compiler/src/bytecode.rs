@@ -210,6 +210,13 @@ impl NodeFlags {
     /// VM caches its verdict per (node, instance value), which keeps
     /// evaluation polynomial. See the cost analysis.
     pub const MEMO: NodeFlags = NodeFlags(1 << 5);
+    /// The node's only instruction is `type` ([`Node::types`]): callers
+    /// may check the type inline.
+    pub const TYPE_ONLY: NodeFlags = NodeFlags(1 << 6);
+    /// No cycle of the program is reachable from the node: its evaluation
+    /// nests at most as deep as the schema, so the VM skips depth
+    /// accounting for it.
+    pub const BOUNDED: NodeFlags = NodeFlags(1 << 7);
 
     /// Whether all flags of `other` are set.
     #[inline]
@@ -223,12 +230,34 @@ impl NodeFlags {
     }
 }
 
+/// How the VM enters a node when it records no errors, decided at
+/// compile time from the node's flags so the hot path takes one branch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Entry {
+    /// Depth, fuel, dynamic scope and tracking bookkeeping.
+    #[default]
+    Full,
+    /// Every instance passes.
+    Valid,
+    /// No instance passes.
+    Invalid,
+    /// A bare type check on [`Node::types`].
+    Types,
+    /// Run the instructions directly: the node is cheap, or bounded with
+    /// no tracking and no dynamic scope in the program.
+    Direct,
+    /// Look the verdict up in the memo first.
+    Memo,
+}
+
 /// A compiled subschema.
 #[derive(Debug, Clone)]
 pub struct Node {
     pub(crate) code_start: u32,
     pub(crate) code_end: u32,
     pub(crate) flags: NodeFlags,
+    pub(crate) types: TypeSet,
+    pub(crate) entry: Entry,
     pub(crate) resource: ResourceId,
     pub(crate) location: Box<str>,
 }
@@ -238,6 +267,16 @@ impl Node {
     #[inline]
     pub fn flags(&self) -> NodeFlags {
         self.flags
+    }
+    /// How the VM enters the node when it records no errors.
+    #[inline]
+    pub fn entry(&self) -> Entry {
+        self.entry
+    }
+    /// For a [`NodeFlags::TYPE_ONLY`] node, the accepted types.
+    #[inline]
+    pub fn types(&self) -> TypeSet {
+        self.types
     }
     /// The schema resource the node belongs to (for the dynamic scope).
     #[inline]
@@ -500,8 +539,12 @@ impl Program {
     /// A node's instructions.
     #[inline]
     pub fn code(&self, id: NodeId) -> &[Instr] {
-        let n = &self.nodes[id.index()];
-        &self.code[n.code_start as usize..n.code_end as usize]
+        self.code_of(&self.nodes[id.index()])
+    }
+    /// The instructions of a node of this program.
+    #[inline]
+    pub fn code_of(&self, node: &Node) -> &[Instr] {
+        &self.code[node.code_start as usize..node.code_end as usize]
     }
     /// A `const` value.
     #[inline]

@@ -81,6 +81,7 @@ impl KeyTable {
     }
 
     /// The key at `index`.
+    #[inline]
     pub fn key(&self, index: u32) -> Option<&str> {
         self.keys.get(index as usize).map(|k| &**k)
     }

@@ -167,6 +167,7 @@ impl Dec {
 
 impl Num {
     /// Converts a `serde_json` number.
+    #[inline]
     pub fn from_json(n: &Number) -> Num {
         #[cfg(feature = "arbitrary-precision")]
         {
@@ -188,6 +189,7 @@ impl Num {
     }
 
     /// Whether the value is a mathematical integer (`1.0` is).
+    #[inline]
     pub fn is_integer(&self) -> bool {
         match self {
             Num::Int(_) => true,
@@ -222,6 +224,7 @@ impl Num {
     }
 
     /// Digits of work an operation on this number costs (for fuel).
+    #[inline]
     pub fn work(&self) -> u64 {
         match self {
             Num::Dec(d) => 1 + d.digits.len() as u64 / 8,
@@ -246,6 +249,7 @@ impl Num {
     }
 
     /// Exact comparison. NaN (which JSON cannot express) orders below everything.
+    #[inline]
     pub fn compare(&self, other: &Num) -> Ordering {
         match (self, other) {
             (Num::Int(a), Num::Int(b)) => a.cmp(b),

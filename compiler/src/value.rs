@@ -101,27 +101,32 @@ impl TypeSet {
     pub const ANY: TypeSet = TypeSet(0x7f);
 
     /// The set holding one type.
+    #[inline]
     pub const fn single(t: JsonType) -> TypeSet {
         TypeSet(t.bit())
     }
 
     /// Adds a type.
+    #[inline]
     pub const fn with(self, t: JsonType) -> TypeSet {
         TypeSet(self.0 | t.bit())
     }
 
     /// Whether `t` is in the set (without `number` implying `integer`).
+    #[inline]
     pub const fn contains(self, t: JsonType) -> bool {
         self.0 & t.bit() != 0
     }
 
     /// Whether no type is in the set.
+    #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// Whether `value` has one of the types in the set (`integer` admits
     /// `1.0` unless `strict_integers`; `number` admits all numbers).
+    #[inline]
     pub fn admits(self, value: &Value, strict_integers: bool) -> bool {
         let bit = match value {
             Value::Null => JsonType::Null.bit(),
@@ -150,6 +155,7 @@ impl TypeSet {
 }
 
 /// JSON equality: numbers by mathematical value, objects regardless of key order.
+#[inline]
 pub fn equal(a: &Value, b: &Value) -> bool {
     let mut stack: SmallVec<[(&Value, &Value); 16]> = SmallVec::new();
     stack.push((a, b));

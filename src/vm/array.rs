@@ -42,8 +42,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 self.report(&["maxItems"], ErrorKind::MaxItems { limit: max, count: len }, None);
             }
         }
+        self.meter.charge(c.prefix.len().min(items.len()) as u64)?;
         for (i, (&node, item)) in c.prefix.iter().zip(items).enumerate() {
-            self.meter.charge(1)?;
             let ok = self.descend(
                 &[KeywordStep::Word(c.prefix_keyword), KeywordStep::Index(i)],
                 Some(InstanceStep::Index(i)),
@@ -74,8 +74,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if let Some(contains) = c.contains {
             let mut count = 0u64;
             let annotate = TRACK && contains.annotates;
+            self.meter.charge(len)?;
             for (i, item) in items.iter().enumerate() {
-                self.meter.charge(1)?;
                 let ok = self.quietly(|vm| vm.node::<false>(contains.node, item, ev))?;
                 if ok {
                     count += 1;
@@ -126,13 +126,20 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         start: usize,
         ev: &mut Evaluated,
     ) -> Flow {
-        let flags = self.program.node(rest).flags();
+        let node = self.program.node(rest);
+        let flags = node.flags();
         if flags.contains(NodeFlags::ALWAYS_VALID) || items.len() <= start {
             return Ok(true);
         }
+        let rest_items = items.get(start..).unwrap_or_default();
+        if flags.contains(NodeFlags::TYPE_ONLY) && !self.collecting() {
+            self.meter.charge(rest_items.len() as u64)?;
+            let (types, strict) = (node.types(), self.strict_integers);
+            return Ok(rest_items.iter().all(|item| types.admits(item, strict)));
+        }
         let mut valid = true;
+        self.meter.charge(rest_items.len() as u64)?;
         for (i, item) in items.iter().enumerate().skip(start) {
-            self.meter.charge(1)?;
             let ok = if flags.contains(NodeFlags::ALWAYS_INVALID) {
                 if self.collecting() {
                     self.descend(&[], Some(InstanceStep::Index(i)), |vm| {
@@ -161,11 +168,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     pub(super) fn unevaluated_items(&mut self, child: NodeId, items: &'v [Value], ev: &mut Evaluated) -> Flow {
         let flags = self.program.node(child).flags();
         let mut valid = true;
+        self.meter.charge(items.len() as u64)?;
         for (i, item) in items.iter().enumerate() {
             if ev.has_item(i) {
                 continue;
             }
-            self.meter.charge(1)?;
             let ok = if flags.contains(NodeFlags::ALWAYS_INVALID) {
                 if self.collecting() {
                     self.descend(&[], Some(InstanceStep::Index(i)), |vm| {

@@ -32,7 +32,7 @@ use std::marker::PhantomData;
 
 use serde_json::Value;
 
-use schemavm_compiler::bytecode::{Instr, NodeFlags, NodeId, Program, ResourceId};
+use schemavm_compiler::bytecode::{Entry, Instr, NodeFlags, NodeId, Program, ResourceId};
 
 pub(crate) use annotations::Evaluated;
 pub use budget::Budget;
@@ -142,6 +142,10 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     current: NodeId,
     /// A reusable string value for checking property names.
     name_scratch: Value,
+    /// `integer` excludes integral floats (draft-04).
+    strict_integers: bool,
+    /// The program resolves references through the dynamic scope.
+    dynamic_scope: bool,
     /// Cached verdicts of [`NodeFlags::MEMO`] nodes.
     memo: memo::Memo,
     /// Errors reported so far (kept or not), against `Budget::max_errors`.
@@ -167,6 +171,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             keyword_path: Vec::new(),
             current: program.root(),
             name_scratch: Value::Null,
+            strict_integers: program.flags().strict_integers,
+            dynamic_scope: program.flags().uses_dynamic_scope,
             memo: memo::Memo::default(),
             reported: 0,
             max_errors: budget.max_errors,
@@ -224,16 +230,25 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// Evaluates node `id` against `v`. With `TRACK`, what it evaluated is
     /// added to `ev` (only meaningful when the node passes).
+    #[inline(always)]
     pub(crate) fn node<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        let node = self.program.node(id);
-        let flags = node.flags();
-        if flags.contains(NodeFlags::ALWAYS_VALID) {
+        let program = self.program;
+        let node = program.node(id);
+        if !self.collecting() {
+            match node.entry() {
+                Entry::Valid => return Ok(true),
+                Entry::Invalid => return Ok(false),
+                Entry::Types => return Ok(node.types().admits(v, self.strict_integers)),
+                Entry::Direct => {
+                    self.meter.charge(1)?;
+                    return self.run::<TRACK>(program.code_of(node), v, ev);
+                }
+                Entry::Memo => return self.memoized::<TRACK>(id, v, ev),
+                Entry::Full => {}
+            }
+        } else if node.flags().contains(NodeFlags::ALWAYS_VALID) {
             return Ok(true);
-        }
-        if flags.contains(NodeFlags::ALWAYS_INVALID) && !self.collecting() {
-            return Ok(false);
-        }
-        if flags.contains(NodeFlags::MEMO) {
+        } else if node.flags().contains(NodeFlags::MEMO) {
             return self.memoized::<TRACK>(id, v, ev);
         }
         self.enter::<TRACK>(id, v, ev)
@@ -245,21 +260,22 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let node = self.program.node(id);
         let flags = node.flags();
         self.meter.enter()?;
-        let dynamic = self.program.flags().uses_dynamic_scope && self.scope.last() != Some(&node.resource());
+        let dynamic = self.dynamic_scope && self.scope.last() != Some(&node.resource());
         if dynamic {
             self.push_scope(node.resource());
         }
         let previous = if M::COLLECT { std::mem::replace(&mut self.current, id) } else { id };
         let tracks = flags.contains(NodeFlags::TRACKS_PROPERTIES) || flags.contains(NodeFlags::TRACKS_ITEMS);
+        let code = self.program.code_of(node);
         let result = if tracks {
             let mut own = Evaluated::default();
-            let r = self.run::<true>(id, v, &mut own);
+            let r = self.run::<true>(code, v, &mut own);
             if TRACK && matches!(r, Ok(true)) {
                 ev.merge(&own);
             }
             r
         } else {
-            self.run::<TRACK>(id, v, ev)
+            self.run::<TRACK>(code, v, ev)
         };
         if M::COLLECT {
             self.current = previous;
@@ -272,10 +288,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         result
     }
 
-    fn run<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        let program = self.program;
+    fn run<const TRACK: bool>(&mut self, code: &'p [Instr], v: &'v Value, ev: &mut Evaluated) -> Flow {
         let mut valid = true;
-        for instr in program.code(id) {
+        for instr in code {
             if !self.instr::<TRACK>(instr, v, ev)? {
                 valid = false;
                 if !self.collecting() {
@@ -508,6 +523,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             keyword_path: Vec::new(),
             current: self.current,
             name_scratch: Value::Null,
+            strict_integers: self.strict_integers,
+            dynamic_scope: self.dynamic_scope,
             memo: memo::Memo::default(),
             reported: self.reported,
             max_errors: self.max_errors,

@@ -54,8 +54,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let mut required_seen = 0usize;
         let mut deferred = 0usize;
         if c.scans || TRACK {
+            self.meter.charge(len)?;
             for (i, (key, value)) in map.iter().enumerate() {
-                self.meter.charge(1)?;
                 let (ok, evaluated, required) = self.property(c, key, value, ev, &mut deferred)?;
                 required_seen += usize::from(required);
                 if TRACK && evaluated {
@@ -309,11 +309,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     ) -> Flow {
         let flags = self.program.node(child).flags();
         let mut valid = true;
+        self.meter.charge(map.len() as u64)?;
         for (i, (key, value)) in map.iter().enumerate() {
             if ev.props.get(i) {
                 continue;
             }
-            self.meter.charge(1)?;
             let at = Some(InstanceStep::Key(key));
             let ok = if flags.contains(NodeFlags::ALWAYS_INVALID) {
                 if self.collecting() {

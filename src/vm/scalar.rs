@@ -49,7 +49,7 @@ impl Bound<'_> {
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline]
     pub(super) fn check_type(&mut self, types: TypeSet, v: &'v Value) -> Flow {
-        if types.admits(v, self.program.flags().strict_integers) {
+        if types.admits(v, self.strict_integers) {
             return Ok(true);
         }
         if self.collecting() {

@@ -22,44 +22,245 @@ pub(super) fn check_and_flag(program: &mut Program) -> Result<(), CompileError> 
     }
     find_unguarded_cycle(program)?;
     mark_cheap(program);
+    mark_bounded(program);
     Ok(())
+}
+
+/// Decides each node's [`Entry`] from its flags (after every analysis).
+pub(super) fn set_entries(program: &mut Program) {
+    let dynamic_scope = program.flags.uses_dynamic_scope;
+    for node in &mut program.nodes {
+        let f = node.flags;
+        let tracks = f.contains(NodeFlags::TRACKS_PROPERTIES) || f.contains(NodeFlags::TRACKS_ITEMS);
+        node.entry = if f.contains(NodeFlags::ALWAYS_VALID) {
+            Entry::Valid
+        } else if f.contains(NodeFlags::ALWAYS_INVALID) {
+            Entry::Invalid
+        } else if f.contains(NodeFlags::TYPE_ONLY) {
+            Entry::Types
+        } else if f.contains(NodeFlags::CHEAP) {
+            Entry::Direct
+        } else if f.contains(NodeFlags::MEMO) {
+            Entry::Memo
+        } else if f.contains(NodeFlags::BOUNDED) && !tracks && !dynamic_scope {
+            Entry::Direct
+        } else {
+            Entry::Full
+        };
+    }
+}
+
+/// Every node `id` may apply, in place or to a child or detached value.
+fn all_successors(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
+    in_place_successors(program, id, out);
+    for instr in program.code(id) {
+        match *instr {
+            Instr::Object(o) => {
+                let o = program.object(o);
+                out.extend(o.entries.iter().filter_map(|e| e.schema));
+                out.extend(o.patterns.iter().map(|(_, n)| *n));
+                out.extend(o.additional);
+                out.extend(o.property_names);
+            }
+            Instr::Array(a) => {
+                let a = program.array(a);
+                out.extend_from_slice(&a.prefix);
+                out.extend(a.rest);
+                out.extend(a.contains.map(|c| c.node));
+            }
+            Instr::UnevaluatedProperties(n) | Instr::UnevaluatedItems(n) => out.push(n),
+            Instr::Content(c) => out.extend(program.content(c).schema),
+            _ => {}
+        }
+    }
+}
+
+/// Flags nodes from which no cycle of the program is reachable
+/// ([`NodeFlags::BOUNDED`]): their evaluation nests at most as deep as the
+/// schema, whatever the instance.
+fn mark_bounded(program: &mut Program) {
+    let unbounded = Components::new(program).reaching_cycles();
+    for (node, u) in program.nodes.iter_mut().zip(unbounded) {
+        if !u {
+            node.flags.insert(NodeFlags::BOUNDED);
+        }
+    }
+}
+
+/// Strongly connected components of the whole program graph, by an
+/// iterative Tarjan's algorithm (which closes components sinks first).
+struct Components<'p> {
+    program: &'p Program,
+    index: Vec<Option<u32>>,
+    low: Vec<u32>,
+    on_stack: Vec<bool>,
+    stack: Vec<NodeId>,
+    next: u32,
+    /// Per node: a cycle is reachable from it.
+    unbounded: Vec<bool>,
+}
+
+impl<'p> Components<'p> {
+    fn new(program: &'p Program) -> Self {
+        let n = program.nodes.len();
+        Components {
+            program,
+            index: vec![None; n],
+            low: vec![0; n],
+            on_stack: vec![false; n],
+            stack: Vec::new(),
+            next: 0,
+            unbounded: vec![false; n],
+        }
+    }
+
+    fn successors(&self, id: NodeId) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        all_successors(self.program, id, &mut out);
+        out
+    }
+
+    fn open(&mut self, v: NodeId, frames: &mut Vec<(NodeId, Vec<NodeId>, usize)>) {
+        let i = v.index();
+        if let (Some(x), Some(l), Some(o)) = (self.index.get_mut(i), self.low.get_mut(i), self.on_stack.get_mut(i)) {
+            *x = Some(self.next);
+            *l = self.next;
+            *o = true;
+        }
+        self.next += 1;
+        self.stack.push(v);
+        frames.push((v, self.successors(v), 0));
+    }
+
+    fn lower(&mut self, v: NodeId, to: u32) {
+        if let Some(l) = self.low.get_mut(v.index()) {
+            *l = (*l).min(to);
+        }
+    }
+
+    /// Per node, whether a cycle is reachable from it.
+    fn reaching_cycles(mut self) -> Vec<bool> {
+        for start in 0..self.program.nodes.len() {
+            if self.index.get(start).is_some_and(|x| x.is_some()) {
+                continue;
+            }
+            let mut frames = Vec::new();
+            self.open(NodeId(start as u32), &mut frames);
+            while let Some((v, succ, pos)) = frames.last_mut() {
+                let v = *v;
+                if let Some(&w) = succ.get(*pos) {
+                    *pos += 1;
+                    match self.index.get(w.index()).copied().flatten() {
+                        None => self.open(w, &mut frames),
+                        Some(wi) if self.on_stack.get(w.index()) == Some(&true) => self.lower(v, wi),
+                        Some(_) => {}
+                    }
+                    continue;
+                }
+                frames.pop();
+                let low_v = self.low.get(v.index()).copied().unwrap_or(0);
+                if let Some((parent, _, _)) = frames.last() {
+                    let parent = *parent;
+                    self.lower(parent, low_v);
+                }
+                if Some(low_v) == self.index.get(v.index()).copied().flatten() {
+                    self.close(v);
+                }
+            }
+        }
+        self.unbounded
+    }
+
+    /// Pops the component rooted at `root` and decides it: a cycle is
+    /// reachable if the component is one, or a finished successor reaches
+    /// one.
+    fn close(&mut self, root: NodeId) {
+        let mut members = Vec::new();
+        while let Some(w) = self.stack.pop() {
+            if let Some(o) = self.on_stack.get_mut(w.index()) {
+                *o = false;
+            }
+            members.push(w);
+            if w == root {
+                break;
+            }
+        }
+        let mut reaches = members.len() > 1;
+        for &m in &members {
+            for s in self.successors(m) {
+                reaches |= s == m || self.unbounded.get(s.index()) == Some(&true);
+            }
+        }
+        for m in members {
+            if let Some(u) = self.unbounded.get_mut(m.index()) {
+                *u = reaches;
+            }
+        }
+    }
 }
 
 /// Rounds of the cheapness fixpoint; nodes not proven cheap by then are
 /// treated as expensive (the safe default).
 const CHEAP_ROUNDS: usize = 8;
 
+/// Most node evaluations a cheap node may cause (itself included): the VM
+/// evaluates cheap nodes without depth, scope or memo bookkeeping, so
+/// their total work must stay small however they are combined.
+const CHEAP_MAX_EVALUATIONS: u32 = 32;
+
 /// Flags nodes whose instructions are all scalar checks, or in-place
-/// applications of nodes already known to be cheap.
+/// applications of nodes already known to be cheap, within
+/// [`CHEAP_MAX_EVALUATIONS`]; and nodes that are a bare `type` check
+/// ([`NodeFlags::TYPE_ONLY`]).
 fn mark_cheap(program: &mut Program) {
+    let mut evaluations = vec![0u32; program.nodes.len()];
     for _ in 0..CHEAP_ROUNDS {
         let mut changed = false;
         for i in 0..program.nodes.len() {
             let id = NodeId(i as u32);
-            if program.node(id).flags.contains(NodeFlags::CHEAP) {
+            if evaluations.get(i).is_some_and(|e| *e > 0) {
                 continue;
             }
-            let cheap_node = |n: NodeId| program.node(n).flags.contains(NodeFlags::CHEAP);
-            let cheap = program.code(id).iter().all(|instr| match *instr {
-                Instr::Fail | Instr::Type(_) | Instr::Const(_) | Instr::Enum(_) | Instr::Number(_) => true,
-                Instr::String(_) => true,
-                Instr::Ref(n) | Instr::Not(n) => cheap_node(n),
-                Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => program.list(l).iter().all(|n| cheap_node(*n)),
-                Instr::Cond(c) => {
-                    let c = program.cond(c);
-                    cheap_node(c.test) && c.then.is_none_or(cheap_node) && c.otherwise.is_none_or(cheap_node)
-                }
-                _ => false,
-            });
-            if cheap {
-                if let Some(node) = program.nodes.get_mut(i) {
-                    node.flags.insert(NodeFlags::CHEAP);
+            let cost = |n: NodeId| evaluations.get(n.index()).copied().filter(|c| *c > 0);
+            let mut total: Option<u32> = Some(1);
+            for instr in program.code(id) {
+                let add = match *instr {
+                    Instr::Fail | Instr::Type(_) | Instr::Const(_) | Instr::Enum(_) | Instr::Number(_) => Some(0),
+                    Instr::String(_) => Some(0),
+                    Instr::Ref(n) | Instr::Not(n) => cost(n),
+                    Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => {
+                        program.list(l).iter().try_fold(0u32, |acc, n| Some(acc.saturating_add(cost(*n)?)))
+                    }
+                    Instr::Cond(c) => {
+                        let c = program.cond(c);
+                        let opt = |n: Option<NodeId>| n.map_or(Some(0), cost);
+                        [cost(c.test), opt(c.then), opt(c.otherwise)]
+                            .into_iter()
+                            .try_fold(0u32, |acc, x| Some(acc.saturating_add(x?)))
+                    }
+                    _ => None,
+                };
+                total = total.zip(add).map(|(t, a)| t.saturating_add(a));
+            }
+            if let Some(t) = total.filter(|t| *t <= CHEAP_MAX_EVALUATIONS) {
+                if let Some(e) = evaluations.get_mut(i) {
+                    *e = t;
                 }
                 changed = true;
             }
         }
         if !changed {
             break;
+        }
+    }
+    for (i, node) in program.nodes.iter_mut().enumerate() {
+        if evaluations.get(i).is_some_and(|e| *e > 0) {
+            node.flags.insert(NodeFlags::CHEAP);
+        }
+        let code = program.code.get(node.code_start as usize..node.code_end as usize).unwrap_or(&[]);
+        if let [Instr::Type(types)] = code {
+            node.flags.insert(NodeFlags::TYPE_ONLY);
+            node.types = *types;
         }
     }
 }

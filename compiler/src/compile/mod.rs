@@ -154,6 +154,8 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             code_start: 0,
             code_end: 0,
             flags: NodeFlags::default(),
+            types: crate::value::TypeSet::EMPTY,
+            entry: Entry::Full,
             resource,
             location: self.registry.location(&target.info).into_boxed_str(),
         });
@@ -291,6 +293,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         program.check_ids().map_err(|e| internal(&e))?;
         analysis::check_and_flag(&mut program)?;
         cost::analyze(&mut program, limits)?;
+        analysis::set_entries(&mut program);
         Ok(program)
     }
 

@@ -1,0 +1,42 @@
+//! Runs one benchmark case in a loop, for profilers (`perf record`,
+//! `valgrind --tool=callgrind`):
+//!
+//! ```text
+//! cargo build --release -p schemavm-benches --bin profile
+//! perf record -g target/release/profile geojson canada 200
+//! ```
+//!
+//! Arguments: case name, instance name (file stem), iterations, and
+//! optionally the peer (`schemavm`, the default, `jsonschema` or `boon`).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use schemavm_benches::{cases, data_dir, Peer};
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [case, instance, iterations, rest @ ..] = args.as_slice() else {
+        return Err("usage: profile CASE INSTANCE ITERATIONS [schemavm|jsonschema|boon]".into());
+    };
+    let iterations: u64 = iterations.parse().map_err(|e| format!("iterations: {e}"))?;
+    let peer = match rest.first().map(String::as_str) {
+        None | Some("schemavm") => Peer::Schemavm,
+        Some("jsonschema") => Peer::Jsonschema,
+        Some("boon") => Peer::Boon,
+        Some(other) => return Err(format!("unknown peer {other}")),
+    };
+    let dir = data_dir()?;
+    let all = cases(&dir)?;
+    let c = all.iter().find(|c| c.name == *case).ok_or(format!("no case {case}"))?;
+    let (_, value) = c.instances.iter().find(|(n, _)| n == instance).ok_or(format!("no instance {instance}"))?;
+    let v = peer.compile(&c.schema)?;
+    let start = Instant::now();
+    let mut valid = 0u64;
+    for _ in 0..iterations {
+        valid += u64::from(v.is_valid(black_box(value)));
+    }
+    let per = start.elapsed().as_nanos() as f64 / iterations as f64;
+    println!("{} {case}/{instance}: {per:.0} ns per is_valid ({valid}/{iterations} valid)", peer.name());
+    Ok(())
+}
