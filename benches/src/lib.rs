@@ -118,8 +118,9 @@ pub enum Compiled {
 }
 
 impl Compiled {
-    /// Whether `instance` is valid.
-    #[inline]
+    /// Whether `instance` is valid. (Not inlined: profilers measure the
+    /// validators by this function's boundary.)
+    #[inline(never)]
     pub fn is_valid(&self, instance: &Value) -> bool {
         match self {
             Compiled::Schemavm(v) => v.is_valid(instance),

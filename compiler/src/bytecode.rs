@@ -446,6 +446,22 @@ pub struct DynamicRef {
     pub keyword: &'static str,
 }
 
+/// A property whose string value selects the `anyOf`/`oneOf`
+/// alternatives that can match (see the compiler's discriminator
+/// analysis).
+#[derive(Debug, Clone)]
+pub struct Discriminator {
+    /// The property.
+    pub property: Box<str>,
+    /// The values some alternative pins the property to.
+    pub values: KeyTable,
+    /// Per value (parallel to `values`): the alternatives admitting it,
+    /// in order.
+    pub slots: Box<[Box<[u32]>]>,
+    /// Alternatives that pin nothing: candidates for every value.
+    pub always: Box<[u32]>,
+}
+
 /// Asserted content keywords.
 #[derive(Debug, Clone, Default)]
 pub struct ContentChecks {
@@ -510,6 +526,8 @@ pub struct Program {
     pub(crate) resources: Vec<Resource>,
     pub(crate) flags: ProgramFlags,
     pub(crate) costs: Vec<NodeCost>,
+    /// Per list: the discriminator of the `anyOf`/`oneOf` using it.
+    pub(crate) discriminators: Vec<Option<Box<Discriminator>>>,
 }
 
 impl Program {
@@ -605,6 +623,11 @@ impl Program {
     #[inline]
     pub fn resource(&self, id: ResourceId) -> &Resource {
         &self.resources[id.index()]
+    }
+    /// The discriminator of an `anyOf`/`oneOf` list, if it has one.
+    #[inline]
+    pub fn discriminator(&self, id: ListId) -> Option<&Discriminator> {
+        self.discriminators.get(id.index()).and_then(|d| d.as_deref())
     }
     /// The cost bounds of a node (zero for nodes that are never entries).
     pub fn cost(&self, id: NodeId) -> NodeCost {
@@ -804,8 +827,13 @@ impl fmt::Display for InstrDisplay<'_> {
                 Ok(())
             }
             Instr::AllOf(l) => write!(f, "allOf [{}]", nodes(p.list(l))),
-            Instr::AnyOf(l) => write!(f, "anyOf [{}]", nodes(p.list(l))),
-            Instr::OneOf(l) => write!(f, "oneOf [{}]", nodes(p.list(l))),
+            Instr::AnyOf(l) | Instr::OneOf(l) => {
+                write!(f, "{} [{}]", self.instr.keyword(), nodes(p.list(l)))?;
+                if let Some(d) = p.discriminator(l) {
+                    write!(f, " discriminated by {:?} ({} values)", d.property, d.values.len())?;
+                }
+                Ok(())
+            }
             Instr::Not(n) => write!(f, "not @{}", n.0),
             Instr::Cond(c) => {
                 let c = p.cond(c);

@@ -32,7 +32,7 @@ use std::marker::PhantomData;
 
 use serde_json::Value;
 
-use schemavm_compiler::bytecode::{Entry, Instr, NodeFlags, NodeId, Program, ResourceId};
+use schemavm_compiler::bytecode::{Discriminator, Entry, Instr, ListId, NodeFlags, NodeId, Program, ResourceId};
 
 pub(crate) use annotations::Evaluated;
 pub use budget::Budget;
@@ -345,8 +345,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 Ok(valid)
             }
-            Instr::AnyOf(list) => self.alternatives::<TRACK>(Combine::Any, p.list(list), v, ev),
-            Instr::OneOf(list) => self.alternatives::<TRACK>(Combine::One, p.list(list), v, ev),
+            Instr::AnyOf(list) => self.alternatives::<TRACK>(Combine::Any, list, v, ev),
+            Instr::OneOf(list) => self.alternatives::<TRACK>(Combine::One, list, v, ev),
             Instr::Not(child) => {
                 let matched = self.quietly(|vm| vm.node::<false>(child, v, ev))?;
                 if matched && self.collecting() {
@@ -433,10 +433,18 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     fn alternatives<const TRACK: bool>(
         &mut self,
         combine: Combine,
-        list: &'p [NodeId],
+        list_id: ListId,
         v: &'v Value,
         ev: &mut Evaluated,
     ) -> Flow {
+        let list = self.program.list(list_id);
+        if !self.collecting() {
+            if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
+                if let Some(value) = map.get(&*d.property) {
+                    return self.candidates::<TRACK>(combine, list, d, value, v, ev);
+                }
+            }
+        }
         let keyword = combine.keyword();
         let mark = self.errors.len();
         let mut count = 0usize;
@@ -504,6 +512,56 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
         }
         Ok(false)
+    }
+
+    /// `anyOf`/`oneOf` through a discriminator: only the alternatives
+    /// admitting the property's `value` can match, so only they run (in
+    /// order). Used when no error is recorded.
+    fn candidates<const TRACK: bool>(
+        &mut self,
+        combine: Combine,
+        list: &'p [NodeId],
+        d: &'p Discriminator,
+        value: &'v Value,
+        v: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Flow {
+        let pinned: &[u32] = match value {
+            Value::String(s) => d.values.find(s).and_then(|i| d.slots.get(i as usize)).map_or(&[], |b| &**b),
+            _ => &[],
+        };
+        let (mut always, mut pinned) = (d.always.iter().copied().peekable(), pinned.iter().copied().peekable());
+        let mut count = 0usize;
+        let mut matched_ev = Evaluated::default();
+        loop {
+            let next = match (always.peek(), pinned.peek()) {
+                (Some(&a), Some(&b)) if a <= b => always.next(),
+                (Some(_), Some(_)) | (None, Some(_)) => pinned.next(),
+                (Some(_), None) => always.next(),
+                (None, None) => break,
+            };
+            let Some(&child) = next.and_then(|i| list.get(i as usize)) else { continue };
+            let mut branch_ev = Evaluated::default();
+            let target = if TRACK { &mut branch_ev } else { &mut *ev };
+            if self.node::<TRACK>(child, v, target)? {
+                count += 1;
+                match combine {
+                    Combine::Any if !TRACK => return Ok(true),
+                    Combine::Any => ev.merge(&branch_ev),
+                    Combine::One if count > 1 => return Ok(false),
+                    Combine::One => matched_ev = branch_ev,
+                }
+            }
+        }
+        match combine {
+            Combine::Any => Ok(count >= 1),
+            Combine::One => {
+                if TRACK && count == 1 {
+                    ev.merge(&matched_ev);
+                }
+                Ok(count == 1)
+            }
+        }
     }
 
     /// Evaluates `node` against a value that is not part of the instance

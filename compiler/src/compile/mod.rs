@@ -12,6 +12,7 @@
 
 mod analysis;
 mod cost;
+mod discriminator;
 mod schema;
 
 use std::collections::{HashMap, HashSet};
@@ -277,6 +278,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
                 draft: self.registry.root_dialect().draft,
             },
             costs: Vec::new(),
+            discriminators: Vec::new(),
         };
         let limits = &self.options.limits;
         if program.code.len() > limits.max_instructions {
@@ -294,6 +296,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         analysis::check_and_flag(&mut program)?;
         cost::analyze(&mut program, limits)?;
         analysis::set_entries(&mut program);
+        discriminator::find(&mut program);
         Ok(program)
     }
 
