@@ -305,6 +305,9 @@ pub struct NodeCost {
 /// Operands of [`Instr::Number`].
 #[derive(Debug, Clone, Default)]
 pub struct NumberChecks {
+    /// The instance must have this instruction's type (a `type` keyword
+    /// fused in at compile time); other types fail under `type`.
+    pub type_fused: bool,
     /// `minimum` (or draft-04 `minimum` without `exclusiveMinimum: true`).
     pub minimum: Option<Num>,
     /// `maximum`.
@@ -332,6 +335,9 @@ pub enum FormatCheck {
 /// Operands of [`Instr::String`].
 #[derive(Debug, Clone, Default)]
 pub struct StringChecks {
+    /// The instance must have this instruction's type (a `type` keyword
+    /// fused in at compile time); other types fail under `type`.
+    pub type_fused: bool,
     /// `minLength`, in Unicode code points.
     pub min_length: Option<u64>,
     /// `maxLength`, in Unicode code points.
@@ -345,6 +351,9 @@ pub struct StringChecks {
 /// Operands of [`Instr::Array`].
 #[derive(Debug, Clone, Default)]
 pub struct ArrayChecks {
+    /// The instance must have this instruction's type (a `type` keyword
+    /// fused in at compile time); other types fail under `type`.
+    pub type_fused: bool,
     /// `minItems`.
     pub min_items: Option<u64>,
     /// `maxItems`.
@@ -362,6 +371,29 @@ pub struct ArrayChecks {
     pub rest_keyword: &'static str,
     /// `contains`, with `minContains` (default 1) and `maxContains`.
     pub contains: Option<Contains>,
+    /// How the items after the prefix can be checked when no error is
+    /// recorded (decided after analysis).
+    pub rest_plan: ItemsPlan,
+}
+
+/// A fused loop for an array's items, for frequent shapes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ItemsPlan {
+    /// Evaluate the `rest` node per item.
+    #[default]
+    General,
+    /// Every item must have one of these types.
+    Types(TypeSet),
+    /// Every item must be an array of `min..=max` items of these types
+    /// (coordinates, tuples, matrices).
+    ArraysOfTypes {
+        /// `minItems` of the inner arrays (0 when absent).
+        min: u64,
+        /// `maxItems` of the inner arrays (`u64::MAX` when absent).
+        max: u64,
+        /// The types of the inner items.
+        types: TypeSet,
+    },
 }
 
 /// `contains` with its bounds.
@@ -395,6 +427,9 @@ pub struct PropertyEntry {
 /// Operands of [`Instr::Object`].
 #[derive(Debug, Clone)]
 pub struct ObjectChecks {
+    /// The instance must have this instruction's type (a `type` keyword
+    /// fused in at compile time); other types fail under `type`.
+    pub type_fused: bool,
     /// `minProperties`.
     pub min_properties: Option<u64>,
     /// `maxProperties`.

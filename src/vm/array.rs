@@ -6,7 +6,7 @@ use std::collections::hash_map::RandomState;
 use serde_json::Value;
 use smallvec::SmallVec;
 
-use schemavm_compiler::bytecode::{ArrayChecks, NodeFlags, NodeId};
+use schemavm_compiler::bytecode::{ArrayChecks, ItemsPlan, NodeFlags, NodeId};
 use schemavm_compiler::value;
 
 use super::{Evaluated, Exhausted, Flow, InstanceStep, KeywordStep, Mode, Vm};
@@ -61,7 +61,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
         if let Some(rest) = c.rest {
             let start = c.prefix.len().min(items.len());
-            if !self.rest_items(rest, c.rest_keyword, items, start, ev)? {
+            let done = if self.collecting() { None } else { self.planned_items(c.rest_plan, items.get(start..))? };
+            let ok = match done {
+                Some(ok) => ok,
+                None => self.rest_items(rest, c.rest_keyword, items, start, ev)?,
+            };
+            if !ok {
                 valid = false;
                 if !self.collecting() {
                     return Ok(false);
@@ -115,6 +120,33 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
         }
         Ok(valid)
+    }
+
+    /// Runs a fused items loop; `None` if the plan is the general one.
+    #[inline]
+    fn planned_items(&mut self, plan: ItemsPlan, items: Option<&'v [Value]>) -> Result<Option<bool>, Exhausted> {
+        let items = items.unwrap_or_default();
+        let strict = self.strict_integers;
+        match plan {
+            ItemsPlan::General => Ok(None),
+            ItemsPlan::Types(types) => {
+                self.meter.charge(items.len() as u64)?;
+                Ok(Some(items.iter().all(|item| types.admits(item, strict))))
+            }
+            ItemsPlan::ArraysOfTypes { min, max, types } => {
+                let mut total = items.len() as u64;
+                for item in items {
+                    let Value::Array(inner) = item else { return Ok(Some(false)) };
+                    let n = inner.len() as u64;
+                    if n < min || n > max || !inner.iter().all(|x| types.admits(x, strict)) {
+                        return Ok(Some(false));
+                    }
+                    total += n;
+                }
+                self.meter.charge(total)?;
+                Ok(Some(true))
+            }
+        }
     }
 
     /// Validates `items[start..]` against `rest` (reported under `keyword`).

@@ -50,7 +50,7 @@ struct Extra {
 
 /// The cache of one evaluation.
 #[derive(Debug, Default)]
-pub(crate) struct Memo(HashMap<Key, Entry>);
+pub(crate) struct Memo(HashMap<Key, Entry, super::hash::WordState>);
 
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     pub(super) fn memoized<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {

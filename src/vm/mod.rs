@@ -24,6 +24,7 @@
 mod annotations;
 mod array;
 mod budget;
+mod hash;
 mod memo;
 mod object;
 mod scalar;
@@ -33,6 +34,7 @@ use std::marker::PhantomData;
 use serde_json::Value;
 
 use schemavm_compiler::bytecode::{Discriminator, Entry, Instr, ListId, NodeFlags, NodeId, Program, ResourceId};
+use schemavm_compiler::value::JsonType;
 
 pub(crate) use annotations::Evaluated;
 pub use budget::Budget;
@@ -133,7 +135,7 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     /// Interned ids of the scope's prefixes (parallel to `scope`), so a
     /// whole scope is named by one number in memo keys.
     scope_ids: Vec<u32>,
-    scope_table: std::collections::HashMap<(u32, ResourceId), u32>,
+    scope_table: std::collections::HashMap<(u32, ResourceId), u32, hash::WordState>,
     /// Whether errors are being recorded (always false in `Fast`).
     recording: bool,
     pub(crate) errors: Vec<ValidationError>,
@@ -164,7 +166,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             meter: Meter::new(budget),
             scope: Vec::new(),
             scope_ids: Vec::new(),
-            scope_table: std::collections::HashMap::new(),
+            scope_table: std::collections::HashMap::default(),
             recording: M::COLLECT,
             errors: Vec::new(),
             instance_path: Vec::new(),
@@ -316,19 +318,19 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             Instr::Enum(id) => self.check_enum(p.enum_set(id), v),
             Instr::Number(id) => match v {
                 Value::Number(n) => self.check_number(p.number(id), n),
-                _ => Ok(true),
+                _ => self.required_kind(p.number(id).type_fused, JsonType::Number, v),
             },
             Instr::String(id) => match v {
                 Value::String(s) => self.check_string(p.string(id), s),
-                _ => Ok(true),
+                _ => self.required_kind(p.string(id).type_fused, JsonType::String, v),
             },
             Instr::Array(id) => match v {
                 Value::Array(items) => self.check_array::<TRACK>(p.array(id), items, ev),
-                _ => Ok(true),
+                _ => self.required_kind(p.array(id).type_fused, JsonType::Array, v),
             },
             Instr::Object(id) => match v {
                 Value::Object(map) => self.check_object::<TRACK>(p.object(id), map, v, ev),
-                _ => Ok(true),
+                _ => self.required_kind(p.object(id).type_fused, JsonType::Object, v),
             },
             Instr::AllOf(list) => {
                 let mut valid = true;
@@ -574,7 +576,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             meter: self.meter.clone(),
             scope: Vec::new(),
             scope_ids: Vec::new(),
-            scope_table: std::collections::HashMap::new(),
+            scope_table: std::collections::HashMap::default(),
             recording: self.recording,
             errors: Vec::new(),
             instance_path: Vec::new(),

@@ -64,6 +64,20 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         Ok(false)
     }
 
+    /// A value of another kind met a fused instruction: it fails under
+    /// `type` if the instruction carries a `type` of its kind.
+    #[cold]
+    pub(super) fn required_kind(&mut self, fused: bool, kind: JsonType, v: &'v Value) -> Flow {
+        if !fused {
+            return Ok(true);
+        }
+        let types = match kind {
+            JsonType::Number => TypeSet::single(JsonType::Number).with(JsonType::Integer),
+            other => TypeSet::single(other),
+        };
+        self.check_type(types, v)
+    }
+
     #[inline]
     pub(super) fn check_const(&mut self, expected: &'p Value, v: &'v Value) -> Flow {
         self.meter.charge(1)?;

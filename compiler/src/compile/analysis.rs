@@ -26,6 +26,32 @@ pub(super) fn check_and_flag(program: &mut Program) -> Result<(), CompileError> 
     Ok(())
 }
 
+/// Chooses each array instruction's [`ItemsPlan`] (after the flags).
+pub(super) fn plan_items(program: &mut Program) {
+    let plans: Vec<ItemsPlan> = program.arrays.iter().map(|a| a.rest.map_or(ItemsPlan::General, |r| plan(program, r))).collect();
+    for (a, p) in program.arrays.iter_mut().zip(plans) {
+        a.rest_plan = p;
+    }
+}
+
+fn plan(program: &Program, rest: NodeId) -> ItemsPlan {
+    let node = program.node(rest);
+    if node.flags.contains(NodeFlags::TYPE_ONLY) {
+        return ItemsPlan::Types(node.types);
+    }
+    let [Instr::Array(inner)] = program.code(rest) else { return ItemsPlan::General };
+    let a = program.array(*inner);
+    let simple = a.type_fused && a.prefix.is_empty() && a.contains.is_none() && !a.unique_items;
+    match (simple, a.rest.map(|r| program.node(r))) {
+        (true, Some(r)) if r.flags.contains(NodeFlags::TYPE_ONLY) => ItemsPlan::ArraysOfTypes {
+            min: a.min_items.unwrap_or(0),
+            max: a.max_items.unwrap_or(u64::MAX),
+            types: r.types,
+        },
+        _ => ItemsPlan::General,
+    }
+}
+
 /// Decides each node's [`Entry`] from its flags (after every analysis).
 pub(super) fn set_entries(program: &mut Program) {
     let dynamic_scope = program.flags.uses_dynamic_scope;

@@ -296,6 +296,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         analysis::check_and_flag(&mut program)?;
         cost::analyze(&mut program, limits)?;
         analysis::set_entries(&mut program);
+        analysis::plan_items(&mut program);
         discriminator::find(&mut program);
         Ok(program)
     }

@@ -53,6 +53,7 @@ fn as_count(v: &Value) -> Option<u64> {
 impl<'a> Lowerer<'a, '_> {
     /// Appends the instructions of one schema; returns the node's flags.
     pub(super) fn lower(&mut self, value: &'a Value, info: &SchemaInfo) -> Result<NodeFlags, CompileError> {
+        let start = self.code.len();
         let obj = match value {
             Value::Bool(true) => return Ok(NodeFlags::ALWAYS_VALID),
             Value::Bool(false) => {
@@ -95,7 +96,40 @@ impl<'a> Lowerer<'a, '_> {
             flags.insert(NodeFlags::TRACKS_PROPERTIES);
             self.code.push(Instr::UnevaluatedProperties(node));
         }
+        self.fuse_type(start);
         Ok(flags)
+    }
+
+    /// Folds a `type` naming one kind into that kind's fused instruction
+    /// (`{"type": "array", "minItems": 2}` becomes one instruction that
+    /// also rejects non-arrays), saving a dispatch per evaluation.
+    fn fuse_type(&mut self, start: usize) {
+        let Some(code) = self.code.get(start..) else { return };
+        let Some((pos, types)) = code.iter().enumerate().find_map(|(i, instr)| match instr {
+            Instr::Type(t) => Some((i, *t)),
+            _ => None,
+        }) else {
+            return;
+        };
+        let numbers = TypeSet::single(JsonType::Number).with(JsonType::Integer);
+        let fused = code.iter().find_map(|instr| {
+            let slot = match *instr {
+                Instr::Array(x) if types == TypeSet::single(JsonType::Array) => &mut self.arrays.get_mut(x.index())?.type_fused,
+                Instr::Object(x) if types == TypeSet::single(JsonType::Object) => {
+                    &mut self.objects.get_mut(x.index())?.type_fused
+                }
+                Instr::String(x) if types == TypeSet::single(JsonType::String) => {
+                    &mut self.strings.get_mut(x.index())?.type_fused
+                }
+                Instr::Number(x) if types == numbers => &mut self.numbers.get_mut(x.index())?.type_fused,
+                _ => return None,
+            };
+            *slot = true;
+            Some(())
+        });
+        if fused.is_some() {
+            self.code.remove(start + pos);
+        }
     }
 
     fn lower_ref(&mut self, k: &Keywords<'a>, r: &Value) -> Result<(), CompileError> {
@@ -589,6 +623,7 @@ impl<'a> Lowerer<'a, '_> {
         if used {
             let id = ObjectId(u32::try_from(self.objects.len()).map_err(|_| internal("objects"))?);
             self.objects.push(ObjectChecks {
+                type_fused: false,
                 min_properties,
                 max_properties,
                 names: KeyTable::new(table.names),
