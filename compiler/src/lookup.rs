@@ -9,7 +9,7 @@
 //! instance.
 
 /// Tables up to this size are scanned instead of hashed.
-const LINEAR_MAX: usize = 8;
+const LINEAR_MAX: usize = 4;
 
 /// An immutable string → index map.
 #[derive(Debug, Clone, Default)]
@@ -50,11 +50,7 @@ impl KeyTable {
     #[inline]
     pub fn find(&self, key: &str) -> Option<u32> {
         if self.slots.is_empty() {
-            return self
-                .keys
-                .iter()
-                .position(|k| k.len() == key.len() && k.as_bytes() == key.as_bytes())
-                .map(|i| i as u32);
+            return self.keys.iter().position(|k| same(k.as_bytes(), key.as_bytes())).map(|i| i as u32);
         }
         let mut pos = hash(key.as_bytes()) as usize & self.mask;
         loop {
@@ -63,7 +59,7 @@ impl KeyTable {
                 return None;
             }
             let index = slot - 1;
-            if self.keys.get(index as usize).is_some_and(|k| **k == *key) {
+            if self.keys.get(index as usize).is_some_and(|k| same(k.as_bytes(), key.as_bytes())) {
                 return Some(index);
             }
             pos = (pos + 1) & self.mask;
@@ -92,26 +88,43 @@ impl KeyTable {
     }
 }
 
-/// A fast, non-cryptographic byte hash (multiply–rotate over 8-byte words).
+/// Two words that together hold every byte of a key of up to 16 bytes
+/// (overlapping loads of its head and tail); for longer keys, a sample.
+#[inline]
+fn head_tail(b: &[u8]) -> (u64, u64) {
+    let n = b.len();
+    let load8 = |at: usize| b.get(at..at + 8).and_then(|s| s.try_into().ok()).map_or(0, u64::from_le_bytes);
+    let load4 = |at: usize| b.get(at..at + 4).and_then(|s| s.try_into().ok()).map_or(0, |w| u64::from(u32::from_le_bytes(w)));
+    let byte = |at: usize| b.get(at).map_or(0, |x| u64::from(*x));
+    if n >= 8 {
+        (load8(0), load8(n - 8))
+    } else if n >= 4 {
+        (load4(0), load4(n - 4))
+    } else if n > 0 {
+        (byte(0) | byte(n / 2) << 8 | byte(n - 1) << 16, 0)
+    } else {
+        (0, 0)
+    }
+}
+
+/// A fast, non-cryptographic hash of a key: its length and its first and
+/// last bytes, in constant time. (The table is fixed at compile time, so
+/// collisions only lengthen the probes the schema's own keys set up; an
+/// instance cannot make them longer.)
 #[inline]
 fn hash(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h: u64 = bytes.len() as u64;
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut w = [0u8; 8];
-        for (d, s) in w.iter_mut().zip(rest) {
-            *d = *s;
-        }
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
-    }
-    h ^ (h >> 29)
+    const K1: u64 = 0x9e37_79b9_7f4a_7c15;
+    const K2: u64 = 0xc2b2_ae3d_27d4_eb4f;
+    let (head, tail) = head_tail(bytes);
+    let h = (head ^ bytes.len() as u64).wrapping_mul(K1).rotate_left(29) ^ tail;
+    let h = h.wrapping_mul(K2);
+    h ^ (h >> 32)
+}
+
+/// Byte equality, inline for keys up to 16 bytes.
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && if a.len() <= 16 { head_tail(a) == head_tail(b) } else { a == b }
 }
 
 #[cfg(test)]
@@ -132,6 +145,21 @@ mod tests {
             assert_eq!(t.find("missing"), None);
             assert_eq!(t.find(""), None);
         }
+    }
+
+    #[test]
+    fn keys_of_every_length_are_told_apart() {
+        let keys: Vec<Box<str>> = (0..40).map(|n| "ab".repeat(n / 2).chars().take(n).collect::<String>().into()).collect();
+        let mut keys = keys;
+        keys.dedup();
+        let t = KeyTable::new(keys.clone());
+        for (i, k) in keys.iter().enumerate() {
+            assert_eq!(t.find(k), Some(i as u32), "{k:?}");
+        }
+        assert_eq!(t.find("abababababababababac"), None);
+        assert_eq!(t.find("bbababababababababab"), None);
+        assert!(same(b"x-foo", b"x-foo") && !same(b"x-foo", b"x-fop") && !same(b"x-foo", b"x-fo"));
+        assert!(same("é".as_bytes(), "é".as_bytes()));
     }
 
     #[test]

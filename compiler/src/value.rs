@@ -157,6 +157,15 @@ impl TypeSet {
 /// JSON equality: numbers by mathematical value, objects regardless of key order.
 #[inline]
 pub fn equal(a: &Value, b: &Value) -> bool {
+    // Scalars (the common case) need no stack.
+    match (a, b) {
+        (Value::String(p), Value::String(q)) => return p == q,
+        (Value::Number(p), Value::Number(q)) => return Num::from_json(p).compare(&Num::from_json(q)).is_eq(),
+        (Value::Bool(p), Value::Bool(q)) => return p == q,
+        (Value::Null, Value::Null) => return true,
+        (Value::Array(_), Value::Array(_)) | (Value::Object(_), Value::Object(_)) => {}
+        _ => return false,
+    }
     let mut stack: SmallVec<[(&Value, &Value); 16]> = SmallVec::new();
     stack.push((a, b));
     while let Some((x, y)) = stack.pop() {

@@ -241,6 +241,18 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
         if items.len() <= PAIRWISE_MAX {
             self.meter.charge((items.len() * items.len() / 2) as u64)?;
+            // Arrays of strings (`required`, `enum` lists): compare lengths
+            // before bytes.
+            if let Some(strings) = items.iter().map(Value::as_str).collect::<Option<SmallVec<[&str; PAIRWISE_MAX]>>>() {
+                for (i, a) in strings.iter().enumerate() {
+                    for (j, b) in strings.iter().enumerate().skip(i + 1) {
+                        if a.len() == b.len() && a == b {
+                            return Ok(Some((i, j)));
+                        }
+                    }
+                }
+                return Ok(None);
+            }
             for (i, a) in items.iter().enumerate() {
                 for (j, b) in items.iter().enumerate().skip(i + 1) {
                     if value::equal(a, b) {

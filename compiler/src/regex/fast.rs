@@ -168,6 +168,7 @@ impl FastPath {
     }
 
     /// Whether the pattern matches somewhere in `haystack`.
+    #[inline]
     pub fn is_match(&self, haystack: &str) -> bool {
         match self {
             FastPath::Always => true,

@@ -329,6 +329,7 @@ impl Regex {
     ///
     /// Fails only on the backtracking engine, when the match exceeds
     /// [`RegexLimits::backtrack_limit`]: then the answer is unknown.
+    #[inline]
     pub fn is_match(&self, haystack: &str) -> Result<bool, MatchLimitExceeded> {
         match &self.matcher {
             Matcher::Fast(fast) => Ok(fast.is_match(haystack)),
@@ -339,6 +340,7 @@ impl Regex {
 
     /// Fuel to charge before matching a haystack of `haystack_len` bytes
     /// (see the module docs for the model).
+    #[inline]
     pub fn cost(&self, haystack_len: usize) -> u64 {
         let positions = u64::try_from(haystack_len).unwrap_or(u64::MAX).saturating_add(1);
         positions.saturating_mul(self.program_size).saturating_add(self.fixed_cost)
@@ -350,6 +352,7 @@ impl Regex {
     }
 
     /// The source pattern.
+    #[inline]
     pub fn pattern(&self) -> &str {
         &self.pattern
     }
