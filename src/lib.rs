@@ -17,14 +17,18 @@
 //! `schemavm-compiler` crate into a [`Program`](schemavm_compiler::Program);
 //! validation runs that program under a [`Budget`] (fuel, optional
 //! deadline, depth), so no schema or instance can make it hang or overflow
-//! the stack. No `$ref` is ever fetched: only documents registered with
-//! [`ValidatorOptions::resource`] (and the embedded meta-schemas) resolve.
+//! the stack. By default no `$ref` is ever fetched: only documents
+//! registered with [`ValidatorOptions::resource`] (and the embedded
+//! meta-schemas) resolve. Retrieval is opt-in, at compile time only, through
+//! [`ValidatorOptions::retriever`] (see [`retrieve`]): allowlisted HTTP(S)
+//! with the `remote` feature, `file:` under a root, or your own source.
 
 pub mod corpus;
 pub mod error;
 pub mod format;
 pub mod location;
 mod meta;
+pub mod retrieve;
 mod vm;
 
 use std::fmt;
@@ -34,6 +38,7 @@ use serde_json::Value;
 
 pub use error::{ErrorKind, Exhausted, ValidationError};
 pub use location::{InstanceLocation, PathSegment};
+pub use retrieve::{FetchRecord, Retrieve, RetrieveError, RetrieveErrorKind, Retriever};
 /// The compiler crate, for inspecting programs and embedded documents.
 pub use schemavm_compiler as compiler;
 pub use schemavm_compiler::{CompileError, CompileErrorKind, Draft, Limits, bytecode};
@@ -154,6 +159,25 @@ impl ValidatorOptions {
     /// Registers a document under `uri` so `$ref`s can reach it (no I/O).
     pub fn resource(mut self, uri: impl Into<String>, document: Value) -> Self {
         self.compile.resources.push((uri.into(), document));
+        self
+    }
+
+    /// Adds a retriever for referenced documents that are not registered:
+    /// [`Retriever::http`] (feature `remote`), [`Retriever::files`],
+    /// [`Retriever::from_fn`] or any [`Retrieve`]. Retrievers are asked in
+    /// the order added; the first that handles the URI's scheme decides.
+    /// Retrieval happens only while compiling, at most once per document
+    /// per build; without a retriever (the default) nothing is fetched.
+    pub fn retriever(mut self, retriever: impl Retrieve + 'static) -> Self {
+        self.compile.retrieval.retrievers.push(Arc::new(retriever));
+        self
+    }
+
+    /// Calls `log` after every retrieval attempt with the URI, the
+    /// referring location, the retriever, bytes read, time taken and the
+    /// error, if any.
+    pub fn on_fetch(mut self, log: impl Fn(&FetchRecord<'_>) + Send + Sync + 'static) -> Self {
+        self.compile.retrieval.on_fetch = Some(Arc::new(log));
         self
     }
 

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use crate::regex::RegexError;
+use crate::retrieve::RetrieveError;
 
 /// The URI given to a root schema that has no `$id`. Locations in it are
 /// shown as bare fragments (`#/properties/a`).
@@ -46,6 +47,16 @@ pub enum CompileErrorKind {
         reference: String,
         /// The absolute URI it resolved to.
         resolved: String,
+    },
+    /// A reference to a document that no registered document provides and
+    /// that the configured retrievers could not (or would not) retrieve.
+    RetrievalFailed {
+        /// The reference as written.
+        reference: String,
+        /// The document URI that was asked for.
+        uri: String,
+        /// Why retrieval failed.
+        error: RetrieveError,
     },
     /// A keyword whose value has the wrong shape.
     InvalidKeyword {
@@ -149,9 +160,12 @@ impl fmt::Display for CompileError {
                 f,
                 "{at}: cannot resolve reference {reference:?} (resolved to {resolved}): no \
                  registered document or anchor has that URI; register the document with \
-                 ValidatorOptions::resource(uri, document) (schemavm never fetches references \
-                 on its own)"
+                 ValidatorOptions::resource(uri, document), or enable a retriever that may fetch \
+                 it with ValidatorOptions::retriever (schemavm never fetches references on its own)"
             ),
+            CompileErrorKind::RetrievalFailed { reference, uri, error } => {
+                write!(f, "{at}: cannot retrieve {uri} (for reference {reference:?}): {error}")
+            }
             CompileErrorKind::InvalidKeyword { keyword, expected } => {
                 write!(f, "{at}: invalid value for {keyword:?}: expected {expected}")
             }

@@ -4,7 +4,8 @@
 //!
 //! 1. [`registry`]: the documents (root schema, caller-registered
 //!    resources, embedded meta-schemas), their resources, anchors and
-//!    dialects. No I/O.
+//!    dialects. No I/O: documents nobody registered are asked of the
+//!    caller's [`retrieve::Retrieve`] implementations, if any.
 //! 2. `compile`: lowering of every reachable subschema into a node of
 //!    fused instructions ([`bytecode`]), references resolved to direct
 //!    node calls; then whole-program analysis.
@@ -22,6 +23,7 @@ pub mod options;
 pub mod pointer;
 pub mod regex;
 mod registry;
+pub mod retrieve;
 pub mod uri;
 pub mod value;
 
@@ -31,3 +33,4 @@ pub use draft::{Draft, Vocabularies};
 pub use error::{CompileError, CompileErrorKind};
 pub use format::Format;
 pub use options::{CompileOptions, Limits};
+pub use retrieve::{FetchRecord, Retrieval, Retrieve, RetrieveError, RetrieveErrorKind, Retrieved};

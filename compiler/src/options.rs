@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use crate::draft::Draft;
 use crate::regex::RegexLimits;
+use crate::retrieve::Retrieval;
 
 /// Compile-time bounds on a schema. A schema over any of them is rejected
 /// with [`CompileErrorKind::LimitExceeded`](crate::CompileErrorKind).
@@ -73,6 +74,9 @@ pub struct CompileOptions {
     pub assert_content: Option<bool>,
     /// Documents `$ref` may reach, by absolute URI.
     pub resources: Vec<(String, Value)>,
+    /// Retrievers for documents that are not registered (none by default:
+    /// no I/O).
+    pub retrieval: Retrieval,
     /// Compile-time bounds.
     pub limits: Limits,
 }

@@ -3,7 +3,10 @@
 //!
 //! Documents come from three places: the root schema, documents the caller
 //! registered (`resource(uri, value)`), and the embedded meta-schemas.
-//! Nothing else resolves: there is no I/O here. Registered and embedded
+//! Nothing else resolves unless the caller configured retrievers
+//! ([`crate::retrieve`]): then a document URI found nowhere else is asked
+//! of them, once per build, and the document is crawled like a registered
+//! one. There is no I/O here. Registered and embedded
 //! documents are crawled lazily, on the first reference into them (or,
 //! when a URI is not found, all pending documents are crawled in case one
 //! embeds a resource with that `$id`).
@@ -24,6 +27,7 @@ use crate::draft::{Draft, Vocabularies};
 use crate::error::{CompileError, CompileErrorKind};
 use crate::metaschema;
 use crate::pointer;
+use crate::retrieve::Session;
 use crate::uri::{AbsoluteUri, percent_decode};
 
 /// Index of a resource in the registry.
@@ -84,6 +88,8 @@ pub(crate) struct Registry<'a> {
     pending: Vec<(AbsoluteUri, &'a Value)>,
     default_dialect: Dialect,
     max_depth: usize,
+    limits: crate::Limits,
+    retrieval: Session<'a>,
 }
 
 fn addr(v: &Value) -> *const Value {
@@ -99,6 +105,7 @@ impl<'a> Registry<'a> {
         resources: &'a [(String, Value)],
         default_draft: Draft,
         limits: &crate::Limits,
+        retrieval: Session<'a>,
     ) -> Result<(Registry<'a>, ResIdx), CompileError> {
         let max_depth = limits.max_schema_depth;
         let mut pending = Vec::with_capacity(resources.len());
@@ -116,6 +123,8 @@ impl<'a> Registry<'a> {
             pending,
             default_dialect: Dialect::of_draft(default_draft),
             max_depth,
+            limits: limits.clone(),
+            retrieval,
         };
         // The root's dialect is the default for documents without `$schema`.
         registry.default_dialect = registry.document_dialect(root, &root_uri, 0)?;
@@ -265,8 +274,12 @@ impl<'a> Registry<'a> {
                 at,
             )
         };
-        let Some(res) = self.lookup(&uri)? else {
-            return Err(unresolvable(uri.to_string()));
+        let res = match self.lookup(&uri)? {
+            Some(res) => res,
+            None => match self.retrieve(&uri, reference, at)? {
+                Some(res) => res,
+                None => return Err(unresolvable(uri.to_string())),
+            },
         };
         let fragment = match fragment {
             None | Some("") => None,
@@ -292,6 +305,22 @@ impl<'a> Registry<'a> {
                 Ok(Target { value: anchor.value, info, dynamic_anchor: anchor.dynamic.then_some(name) })
             }
         }
+    }
+
+    /// Asks the configured retrievers for a document nothing else
+    /// provides, and crawls it. `Ok(None)` when retrieval is off.
+    fn retrieve(&mut self, uri: &AbsoluteUri, reference: &str, at: &str) -> Result<Option<ResIdx>, CompileError> {
+        let document = self.retrieval.fetch(uri, at).map_err(|error| {
+            CompileError::new(
+                CompileErrorKind::RetrievalFailed { reference: reference.to_string(), uri: uri.to_string(), error },
+                at,
+            )
+        })?;
+        let Some(document) = document else {
+            return Ok(None);
+        };
+        crate::compile::check_depth(document, uri.as_str(), &self.limits)?;
+        self.crawl(uri.clone(), document).map(Some)
     }
 
     /// Walks `tokens` from a resource root, deriving the target's location

@@ -33,7 +33,11 @@ pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Program, Comp
     let base = AbsoluteUri::parse(DEFAULT_BASE_URI).map_err(|e| {
         CompileError::new(CompileErrorKind::InvalidUri { value: DEFAULT_BASE_URI.into(), reason: e.reason }, "")
     })?;
-    let (registry, root_res) = Registry::new(schema, base, &options.resources, options.default_draft, &options.limits)?;
+    // Retrieved documents live here, beside the borrowed ones, until the program is built.
+    let retrieved = crate::retrieve::Arena::default();
+    let retrieval = crate::retrieve::Session::new(&options.retrieval, &retrieved);
+    let (registry, root_res) =
+        Registry::new(schema, base, &options.resources, options.default_draft, &options.limits, retrieval)?;
     let mut lowerer = Lowerer::new(registry, root_res, options);
     let root = lowerer.registry.resource_root(root_res).ok_or_else(|| internal("root"))?;
     let root = lowerer.node(root)?;
