@@ -94,7 +94,8 @@ impl KeyTable {
 fn head_tail(b: &[u8]) -> (u64, u64) {
     let n = b.len();
     let load8 = |at: usize| b.get(at..at + 8).and_then(|s| s.try_into().ok()).map_or(0, u64::from_le_bytes);
-    let load4 = |at: usize| b.get(at..at + 4).and_then(|s| s.try_into().ok()).map_or(0, |w| u64::from(u32::from_le_bytes(w)));
+    let load4 =
+        |at: usize| b.get(at..at + 4).and_then(|s| s.try_into().ok()).map_or(0, |w| u64::from(u32::from_le_bytes(w)));
     let byte = |at: usize| b.get(at).map_or(0, |x| u64::from(*x));
     if n >= 8 {
         (load8(0), load8(n - 8))
@@ -149,7 +150,8 @@ mod tests {
 
     #[test]
     fn keys_of_every_length_are_told_apart() {
-        let keys: Vec<Box<str>> = (0..40).map(|n| "ab".repeat(n / 2).chars().take(n).collect::<String>().into()).collect();
+        let keys: Vec<Box<str>> =
+            (0..40).map(|n| "ab".repeat(n / 2).chars().take(n).collect::<String>().into()).collect();
         let mut keys = keys;
         keys.dedup();
         let t = KeyTable::new(keys.clone());

@@ -12,7 +12,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use schemavm_benches::{cases, data_dir, Peer};
+use schemavm_benches::{Peer, cases, data_dir};
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();

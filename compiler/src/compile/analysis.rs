@@ -28,7 +28,8 @@ pub(super) fn check_and_flag(program: &mut Program) -> Result<(), CompileError> 
 
 /// Chooses each array instruction's [`ItemsPlan`] (after the flags).
 pub(super) fn plan_items(program: &mut Program) {
-    let plans: Vec<ItemsPlan> = program.arrays.iter().map(|a| a.rest.map_or(ItemsPlan::General, |r| plan(program, r))).collect();
+    let plans: Vec<ItemsPlan> =
+        program.arrays.iter().map(|a| a.rest.map_or(ItemsPlan::General, |r| plan(program, r))).collect();
     for (a, p) in program.arrays.iter_mut().zip(plans) {
         a.rest_plan = p;
     }

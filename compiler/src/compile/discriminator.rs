@@ -126,6 +126,9 @@ fn candidate_properties<'p>(program: &'p Program, node: NodeId, hops: usize, out
     }
 }
 
+/// Per alternative: the values it pins the property to, if any.
+type Pins<'p> = Vec<Option<Vec<&'p str>>>;
+
 /// The best discriminator of an alternatives list, if one pins at least
 /// two alternatives.
 fn discriminate(program: &Program, list: &[NodeId]) -> Option<Discriminator> {
@@ -133,9 +136,9 @@ fn discriminate(program: &Program, list: &[NodeId]) -> Option<Discriminator> {
     for &branch in list.iter().take(4) {
         candidate_properties(program, branch, 0, &mut names);
     }
-    let mut best: Option<(usize, &str, Vec<Option<Vec<&str>>>)> = None;
+    let mut best: Option<(usize, &str, Pins<'_>)> = None;
     for name in names {
-        let per_branch: Vec<Option<Vec<&str>>> = list.iter().map(|&b| pinned(program, b, name, 0)).collect();
+        let per_branch: Pins<'_> = list.iter().map(|&b| pinned(program, b, name, 0)).collect();
         let pinned_count = per_branch.iter().filter(|p| p.is_some()).count();
         if pinned_count >= 2 && best.as_ref().is_none_or(|(c, _, _)| pinned_count > *c) {
             best = Some((pinned_count, name, per_branch));

@@ -114,7 +114,9 @@ impl<'a> Lowerer<'a, '_> {
         let numbers = TypeSet::single(JsonType::Number).with(JsonType::Integer);
         let fused = code.iter().find_map(|instr| {
             let slot = match *instr {
-                Instr::Array(x) if types == TypeSet::single(JsonType::Array) => &mut self.arrays.get_mut(x.index())?.type_fused,
+                Instr::Array(x) if types == TypeSet::single(JsonType::Array) => {
+                    &mut self.arrays.get_mut(x.index())?.type_fused
+                }
                 Instr::Object(x) if types == TypeSet::single(JsonType::Object) => {
                     &mut self.objects.get_mut(x.index())?.type_fused
                 }
