@@ -18,6 +18,10 @@ use schemavm_compiler::bytecode::{NodeFlags, NodeId, ObjectChecks};
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Vm};
 use crate::error::{ErrorKind, Exhausted};
 
+/// Deferred `properties` checks kept in a buffer during a quiet scan;
+/// beyond it, a second pass looks the names up again.
+const DEFERRED_INLINE: usize = 8;
+
 /// Whether a `properties` schema is checked in the first pass.
 fn checked_early(flags: NodeFlags) -> bool {
     flags.contains(NodeFlags::CHEAP)
@@ -50,6 +54,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 self.report(&["maxProperties"], ErrorKind::MaxProperties { limit: max, count: len }, None);
             }
+        }
+        if !TRACK && !self.collecting() && c.property_names.is_none() {
+            return self.scan_quietly(c, map, whole, ev);
         }
         let mut required_seen = 0usize;
         let mut deferred = 0usize;
@@ -93,22 +100,103 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 return Ok(false);
             }
         }
-        if deferred > 0 && !self.deferred_properties(c, map, deferred, ev)? {
+        if deferred > 0 && !self.deferred_properties(c, map, deferred, 0, ev)? {
             valid = false;
         }
         Ok(valid)
     }
 
-    /// The second pass: the `properties` schemas the first pass skipped.
+    /// The object keywords when no error is recorded and nothing is
+    /// tracked: one tight pass, expensive `properties` schemas deferred
+    /// (the first [`DEFERRED_INLINE`] in a buffer, any more by a second
+    /// lookup pass), nothing allocated.
+    fn scan_quietly(
+        &mut self,
+        c: &'p ObjectChecks,
+        map: &'v Map<String, Value>,
+        whole: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Flow {
+        let mut required_seen = 0usize;
+        let mut buffer: [Option<(NodeId, &'v Value)>; DEFERRED_INLINE] = [None; DEFERRED_INLINE];
+        let mut deferred = 0usize;
+        if c.scans {
+            self.meter.charge(map.len() as u64)?;
+            for (key, value) in map {
+                let mut matched = false;
+                if let Some(entry) = c.names.find(key).and_then(|i| c.entries.get(i as usize)) {
+                    required_seen += usize::from(entry.required);
+                    if let Some(node) = entry.schema {
+                        matched = true;
+                        if checked_early(self.program.node(node).flags()) {
+                            if !self.node::<false>(node, value, ev)? {
+                                return Ok(false);
+                            }
+                        } else {
+                            if let Some(slot) = buffer.get_mut(deferred) {
+                                *slot = Some((node, value));
+                            }
+                            deferred += 1;
+                        }
+                    }
+                }
+                for &(regex_id, node) in c.patterns.iter() {
+                    let regex = self.program.regex(regex_id);
+                    self.meter.charge(regex.cost(key.len()))?;
+                    if regex.is_match(key).map_err(|_| Exhausted::Regex)? {
+                        matched = true;
+                        if !self.node::<false>(node, value, ev)? {
+                            return Ok(false);
+                        }
+                    }
+                }
+                if let (false, Some(node)) = (matched, c.additional) {
+                    if !self.node::<false>(node, value, ev)? {
+                        return Ok(false);
+                    }
+                }
+            }
+        } else {
+            for &r in c.required.iter() {
+                if c.names.key(r).is_some_and(|name| map.contains_key(name)) {
+                    required_seen += 1;
+                }
+            }
+            self.meter.charge(c.required.len() as u64)?;
+        }
+        if required_seen < c.required.len() {
+            return Ok(false);
+        }
+        if !c.dependents.is_empty() && !self.dependencies::<false>(c, map, whole, ev)? {
+            return Ok(false);
+        }
+        for &(node, value) in buffer.iter().flatten() {
+            if !self.node::<false>(node, value, ev)? {
+                return Ok(false);
+            }
+        }
+        if deferred > DEFERRED_INLINE {
+            return self.deferred_properties(c, map, deferred, DEFERRED_INLINE, ev);
+        }
+        Ok(true)
+    }
+
+    /// The second pass: the `properties` schemas the first pass skipped,
+    /// after the first `done` of them (checked already).
     fn deferred_properties(
         &mut self,
         c: &'p ObjectChecks,
         map: &'v Map<String, Value>,
         mut remaining: usize,
+        mut done: usize,
         ev: &mut Evaluated,
     ) -> Flow {
         let mut valid = true;
+        remaining -= done.min(remaining);
         for (key, value) in map {
+            if remaining == 0 {
+                break;
+            }
             let Some(idx) = c.names.find(key) else {
                 continue;
             };
@@ -118,6 +206,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let Some(node) = entry.schema.filter(|n| !checked_early(self.program.node(*n).flags())) else {
                 continue;
             };
+            if done > 0 {
+                done -= 1;
+                continue;
+            }
             let ok = self.descend(
                 &[KeywordStep::Word("properties"), KeywordStep::Word(name)],
                 Some(InstanceStep::Key(key)),
@@ -130,9 +222,6 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
             }
             remaining -= 1;
-            if remaining == 0 {
-                break;
-            }
         }
         Ok(valid)
     }
