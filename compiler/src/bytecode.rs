@@ -323,6 +323,18 @@ pub struct NumberChecks {
     pub draft4_exclusive: bool,
 }
 
+impl NumberChecks {
+    /// Whether `x` satisfies every bound and `multipleOf`.
+    #[inline]
+    pub fn admits(&self, x: &Num) -> bool {
+        self.minimum.as_ref().is_none_or(|m| x.compare(m).is_ge())
+            && self.exclusive_minimum.as_ref().is_none_or(|m| x.compare(m).is_gt())
+            && self.maximum.as_ref().is_none_or(|m| x.compare(m).is_le())
+            && self.exclusive_maximum.as_ref().is_none_or(|m| x.compare(m).is_lt())
+            && self.multiple_of.as_ref().is_none_or(|d| x.is_multiple_of(d))
+    }
+}
+
 /// How a `format` is asserted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FormatCheck {

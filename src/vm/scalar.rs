@@ -106,9 +106,19 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         Ok(found)
     }
 
+    #[inline]
     pub(super) fn check_number(&mut self, c: &'p NumberChecks, n: &'v Number) -> Flow {
         let x = Num::from_json(n);
         self.meter.charge(x.work())?;
+        if !self.collecting() {
+            return Ok(c.admits(&x));
+        }
+        self.report_number(c, n, &x)
+    }
+
+    /// The number checks again, reporting each failure.
+    #[cold]
+    fn report_number(&mut self, c: &'p NumberChecks, n: &'v Number, x: &Num) -> Flow {
         let mut valid = true;
         let (min_kw, max_kw) =
             if c.draft4_exclusive { ("minimum", "maximum") } else { ("exclusiveMinimum", "exclusiveMaximum") };
@@ -133,7 +143,6 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             self.report(&[b.keyword], kind, Some(n.to_string()));
         }
         if let Some(divisor) = &c.multiple_of {
-            self.meter.charge(8 + x.work())?;
             if !x.is_multiple_of(divisor) {
                 valid = false;
                 if self.collecting() {
