@@ -38,8 +38,6 @@
 //! The list as a whole is bounded by [`TextLimits`] (default: 10 errors,
 //! 2000 bytes), and says how many errors it left out.
 
-use std::fmt::Write as _;
-
 use serde_json::{Value, json};
 
 use crate::error::{ErrorKind, Exhausted, ValidationError};
@@ -58,6 +56,8 @@ pub const INTERNAL_ERROR: i64 = -32603;
 const TOOL_NAME_BYTES: usize = 128;
 /// Room kept at the end of a list for the "and N more" clause.
 const SUFFIX_ROOM: usize = 64;
+/// Shortest useful cut of an error that alone exceeds the limit.
+const MIN_CUT_ERROR: usize = 24;
 
 /// Bounds on the text of one shaped result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -210,36 +210,44 @@ impl TextLimits {
         listed.sort_by(|a, b| {
             (a.instance_location(), a.keyword_location()).cmp(&(b.instance_location(), b.keyword_location()))
         });
-        let mut text = head.to_string();
-        let mut shown = 0usize;
-        for (i, e) in listed.iter().enumerate() {
-            if shown == self.max_errors.max(1) {
-                break;
-            }
+        let mut pieces: Vec<String> = Vec::new();
+        let mut used = head.len();
+        for (i, e) in listed.iter().enumerate().take(self.max_errors.max(1)) {
             let piece = e.to_string();
-            let sep = if i == 0 { ": " } else { "; " };
             let more = i + 1 < listed.len() || stopped_at.is_some();
-            let room = self.max_len.saturating_sub(text.len() + sep.len() + if more { SUFFIX_ROOM } else { 0 });
-            if piece.len() > room {
-                if i == 0 {
-                    text.push_str(sep);
-                    text.push_str(&truncate(&piece, room));
-                    shown = 1;
-                }
+            used += 2 + piece.len();
+            if used + if more { SUFFIX_ROOM } else { 0 } > self.max_len {
                 break;
             }
-            text.push_str(sep);
-            text.push_str(&piece);
-            shown += 1;
+            pieces.push(piece);
         }
-        let omitted = listed.len() - shown;
-        // Writing to a String cannot fail.
-        let _ = match stopped_at {
-            Some(max) => write!(text, "; and more errors (the validator stops listing at {max})"),
-            None if omitted == 1 => write!(text, "; and 1 more error"),
-            None if omitted > 1 => write!(text, "; and {omitted} more errors"),
-            None => Ok(()),
+        let omitted_clause = |omitted: usize| match stopped_at {
+            Some(max) => format!("; and more errors (the validator stops listing at {max})"),
+            None if omitted == 1 => "; and 1 more error".to_string(),
+            None if omitted > 1 => format!("; and {omitted} more errors"),
+            None => String::new(),
         };
+        if pieces.is_empty() {
+            // The first error alone is too long: cut it, keeping the
+            // "and N more" clause when there is room for both.
+            if let Some(first) = listed.first() {
+                let suffix = omitted_clause(listed.len() - 1);
+                let room = self.max_len.saturating_sub(head.len() + 2);
+                let (room, suffix) = if room >= suffix.len() + MIN_CUT_ERROR {
+                    (room - suffix.len(), suffix)
+                } else {
+                    (room, String::new())
+                };
+                let text = format!("{head}: {}{suffix}", truncate(&first.to_string(), room));
+                return truncate(&text, self.max_len).into_owned();
+            }
+        }
+        let mut text = head.to_string();
+        if !pieces.is_empty() {
+            text.push_str(": ");
+            text.push_str(&pieces.join("; "));
+        }
+        text.push_str(&omitted_clause(listed.len() - pieces.len()));
         truncate(&text, self.max_len).into_owned()
     }
 }
