@@ -97,6 +97,50 @@ fn schema_text(text: &str) -> String {
     }
 }
 
+/// Largest exponent written out in full by [`plain_number`].
+const PLAIN_EXPONENT: i32 = 20;
+
+/// A schema number as a message shows it: exponent notation (`15e-1`,
+/// how exact decimals are kept) written out (`1.5`) unless the exponent
+/// is large.
+fn number_text(value: &Value) -> String {
+    match value {
+        Value::Number(n) => plain_number(&n.to_string()),
+        other => other.to_string(),
+    }
+}
+
+/// `text` (a JSON number) without its exponent, if it has a small one.
+fn plain_number(text: &str) -> String {
+    let Some((mantissa, exponent)) = text.split_once(['e', 'E']) else {
+        return text.to_string();
+    };
+    let Some(exponent) = exponent.parse::<i32>().ok().filter(|e| e.abs() <= PLAIN_EXPONENT) else {
+        return text.to_string();
+    };
+    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => ("-", m),
+        None => ("", mantissa),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{int}{frac}");
+    // Where the decimal point falls in `digits`.
+    let point = int.len() as i32 + exponent;
+    let (whole, fraction) = if point <= 0 {
+        ("0".to_string(), format!("{}{digits}", "0".repeat(point.unsigned_abs() as usize)))
+    } else {
+        let at = point as usize;
+        match (digits.get(..at), digits.get(at..)) {
+            (Some(w), Some(f)) => (w.to_string(), f.to_string()),
+            _ => (format!("{digits}{}", "0".repeat(at.saturating_sub(digits.len()))), String::new()),
+        }
+    };
+    let whole = whole.trim_start_matches('0');
+    let fraction = fraction.trim_end_matches('0');
+    let whole = if whole.is_empty() { "0" } else { whole };
+    if fraction.is_empty() { format!("{sign}{whole}") } else { format!("{sign}{whole}.{fraction}") }
+}
+
 /// A string as a JSON string literal.
 pub(crate) fn quoted(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
@@ -201,12 +245,12 @@ fn write_message(out: &mut String, e: &ValidationError) -> fmt::Result {
             }
         }
         ErrorKind::Minimum { limit, exclusive } => {
-            write!(out, "must be {} {limit}", if *exclusive { "greater than" } else { "at least" })?
+            write!(out, "must be {} {}", if *exclusive { "greater than" } else { "at least" }, number_text(limit))?
         }
         ErrorKind::Maximum { limit, exclusive } => {
-            write!(out, "must be {} {limit}", if *exclusive { "less than" } else { "at most" })?
+            write!(out, "must be {} {}", if *exclusive { "less than" } else { "at most" }, number_text(limit))?
         }
-        ErrorKind::MultipleOf { divisor } => write!(out, "must be a multiple of {divisor}")?,
+        ErrorKind::MultipleOf { divisor } => write!(out, "must be a multiple of {}", number_text(divisor))?,
         ErrorKind::MinLength { limit, length } => {
             let got = count(*length, "character", "characters");
             return write!(out, "must be at least {} long (got {got})", count(*limit, "character", "characters"));
@@ -370,6 +414,27 @@ mod tests {
         let list = allowed_list(&long);
         assert!(list.ends_with("(3 more)") && list.chars().count() < 260, "{list}");
         assert_eq!(allowed_list(&["a b".to_string(), "c".to_string()]), r#""a b", c"#);
+    }
+
+    #[test]
+    fn schema_numbers_are_written_out() {
+        for (text, plain) in [
+            ("15e-1", "1.5"),
+            ("5e-1", "0.5"),
+            ("1e3", "1000"),
+            ("1E+2", "100"),
+            ("-25e-3", "-0.025"),
+            ("1.5e2", "150"),
+            ("1.25e1", "12.5"),
+            ("1e-7", "0.0000001"),
+            ("0e5", "0"),
+            ("1e300", "1e300"),
+            ("12", "12"),
+            ("-0.5", "-0.5"),
+        ] {
+            assert_eq!(plain_number(text), plain, "{text}");
+        }
+        assert_eq!(number_text(&serde_json::json!(50)), "50");
     }
 
     #[test]

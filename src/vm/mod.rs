@@ -455,7 +455,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let keyword = combine.keyword();
         // Every alternative runs here; the discriminator, if any, still
         // tells which ones the instance meant.
-        let meant = self.program.discriminator(list_id).and_then(|d| {
+        let meant = self.program.discriminator(list_id).filter(|_| self.collecting()).and_then(|d| {
             let value = v.as_object()?.get(&*d.property)?;
             Some((&*d.always, pinned_alternatives(d, value)))
         });
