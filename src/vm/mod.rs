@@ -492,7 +492,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             } else if self.collecting() {
                 let errors = self.errors.split_off(mark);
                 let index = u32::try_from(i).unwrap_or(u32::MAX);
-                let off = meant.is_some_and(|(always, pinned)| !always.contains(&index) && !pinned.contains(&index));
+                // Both lists are in order.
+                let off = meant.is_some_and(|(always, pinned)| {
+                    always.binary_search(&index).is_err() && pinned.binary_search(&index).is_err()
+                });
                 let score = BranchScore::of(&errors, self.instance_path.len(), off);
                 if closest.as_ref().is_none_or(|(best, _, _)| score < *best) {
                     closest = Some((score, i, errors));
