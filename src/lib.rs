@@ -22,6 +22,11 @@
 //! meta-schemas) resolve. Retrieval is opt-in, at compile time only, through
 //! [`ValidatorOptions::retriever`] (see [`retrieve`]): allowlisted HTTP(S)
 //! with the `remote` feature, `file:` under a root, or your own source.
+//!
+//! Errors are written for whoever must fix the instance, often a language
+//! model: what is wrong, where, and what would be accepted ([`message`];
+//! [`ValidatorOptions::mask_values`] keeps instance values out of them),
+//! and [`mcp`] shapes them into MCP tool-call results.
 
 pub mod corpus;
 pub mod error;
