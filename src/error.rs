@@ -4,9 +4,11 @@ use std::fmt;
 
 use serde_json::Value;
 
+use schemavm_compiler::Format;
 use schemavm_compiler::value::JsonType;
 
 use crate::location::InstanceLocation;
+use crate::message::MessageOptions;
 
 /// Why an evaluation stopped before reaching a verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,14 +23,31 @@ pub enum Exhausted {
     Regex,
 }
 
+impl Exhausted {
+    /// What happened, in a few words (`the fuel budget ran out`).
+    pub fn description(self) -> &'static str {
+        match self {
+            Exhausted::Fuel => "the fuel budget ran out",
+            Exhausted::Deadline => "the deadline passed",
+            Exhausted::Depth => "evaluation nested too deeply",
+            Exhausted::Regex => "a regular expression hit its backtracking limit",
+        }
+    }
+
+    /// The setting that raises the limit (`Budget::fuel`).
+    pub fn setting(self) -> &'static str {
+        match self {
+            Exhausted::Fuel => "Budget::fuel",
+            Exhausted::Deadline => "Budget::deadline",
+            Exhausted::Depth => "Budget::max_depth",
+            Exhausted::Regex => "Limits::regex.backtrack_limit",
+        }
+    }
+}
+
 impl fmt::Display for Exhausted {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Exhausted::Fuel => "the fuel budget ran out (raise Budget::fuel)",
-            Exhausted::Deadline => "the deadline passed (raise Budget::deadline)",
-            Exhausted::Depth => "evaluation nested too deeply (raise Budget::max_depth)",
-            Exhausted::Regex => "a regular expression hit its backtracking limit (raise Limits::regex.backtrack_limit)",
-        })
+        write!(f, "{} (raise {})", self.description(), self.setting())
     }
 }
 
@@ -97,8 +116,12 @@ pub enum ErrorKind {
     },
     /// Asserted `format`.
     Format {
-        /// The format name.
+        /// The format name, as the schema writes it.
         format: String,
+        /// The built-in format that checked it (`None` for a format
+        /// defined with [`ValidatorOptions::format`](crate::ValidatorOptions::format),
+        /// which may also override a built-in name).
+        builtin: Option<Format>,
     },
     /// Asserted `contentEncoding`.
     ContentEncoding {
@@ -226,6 +249,11 @@ pub enum ErrorKind {
 
 /// One way an instance fails its schema. (Boxed inside, so results
 /// carrying it stay one pointer wide.)
+///
+/// `Display` renders `<instance path>: <message>` under the
+/// [`MessageOptions`] the error carries (those of the
+/// [`Validator`](crate::Validator) that found it): instance values masked
+/// or not, the whole text cut to a maximum length.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ValidationError(pub(crate) Box<ErrorData>);
 
@@ -235,7 +263,8 @@ pub(crate) struct ErrorData {
     pub(crate) keyword_location: String,
     pub(crate) absolute_keyword_location: String,
     pub(crate) kind: ErrorKind,
-    pub(crate) found: Option<String>,
+    pub(crate) found: Option<Found>,
+    pub(crate) options: MessageOptions,
 }
 
 impl ValidationError {
@@ -261,157 +290,88 @@ impl ValidationError {
     pub fn kind(&self) -> &ErrorKind {
         &self.0.kind
     }
+    /// The instance value the error is about, for the kinds that compare
+    /// a value (`const`, `enum`, numeric bounds, `multipleOf`, `pattern`,
+    /// `format`).
+    pub fn found(&self) -> Option<&Found> {
+        self.0.found.as_ref()
+    }
     /// Whether this error reports an exhausted budget rather than an
     /// invalid instance.
     pub fn is_budget_exceeded(&self) -> bool {
         matches!(self.0.kind, ErrorKind::BudgetExceeded { .. })
     }
-    /// The message without the location prefix.
-    pub fn message(&self) -> String {
-        let mut s = String::new();
-        // Writing to a String cannot fail.
-        let _ = fmt::write(&mut s, format_args!("{}", Message(self)));
-        s
+    /// How this error renders its messages.
+    pub fn message_options(&self) -> MessageOptions {
+        self.0.options
+    }
+    /// The same error, rendered under other options (e.g. unmasked for a
+    /// log, masked for a model).
+    pub fn with_message_options(mut self, options: MessageOptions) -> ValidationError {
+        self.0.options = options;
+        self
     }
 }
 
-/// A short JSON rendering of a value for messages.
-pub(crate) fn preview(value: &Value) -> String {
-    const MAX: usize = 60;
-    let text = match value {
-        Value::Array(a) => return format!("an array of {} items", a.len()),
-        Value::Object(o) => return format!("an object with {} properties", o.len()),
-        v => v.to_string(),
-    };
-    if text.chars().count() > MAX {
-        let cut: String = text.chars().take(MAX).collect();
-        format!("{cut}…")
-    } else {
-        text
-    }
+/// Longest string prefix, in characters, a [`Found`] keeps.
+const FOUND_CHARS: usize = 60;
+
+/// The instance value an error is about, as much of it as a message may
+/// show: a short preview of a scalar (strings and numbers cut at 60
+/// characters) and the size of a string, array or object.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Found {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Boolean(bool),
+    /// A number, as its JSON text (cut at 60 characters).
+    Number(String),
+    /// A string.
+    String {
+        /// Its first characters (at most 60).
+        start: String,
+        /// Its length in characters.
+        length: usize,
+    },
+    /// An array.
+    Array {
+        /// How many items it has.
+        items: usize,
+    },
+    /// An object.
+    Object {
+        /// How many properties it has.
+        properties: usize,
+    },
 }
 
-fn json_list(values: &[Value]) -> String {
-    let parts: Vec<String> = values.iter().map(Value::to_string).collect();
-    format!("[{}]", parts.join(","))
-}
-
-struct Message<'a>(&'a ValidationError);
-
-impl fmt::Display for Message<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let e = self.0;
-        match &e.0.kind {
-            ErrorKind::False => f.write_str("no value is allowed here")?,
-            ErrorKind::Type { expected, found } => {
-                let names: Vec<&str> = expected.iter().map(|t| t.name()).collect();
-                let article = |t: &str| {
-                    if t.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
-                };
-                match names.as_slice() {
-                    [one] => write!(f, "must be {} {one}", article(one))?,
-                    _ => write!(f, "must be one of the types {}", names.join(", "))?,
-                }
-                write!(f, " (got {} {found})", article(found.name()))?;
-                return Ok(());
-            }
-            ErrorKind::Const { expected } => write!(f, "must be {expected}")?,
-            ErrorKind::Enum { allowed, total } => {
-                write!(f, "must be one of {}", json_list(allowed))?;
-                if *total > allowed.len() {
-                    write!(f, " (and {} more)", total - allowed.len())?;
-                }
-            }
-            ErrorKind::Minimum { limit, exclusive } => {
-                write!(f, "must be {} {limit}", if *exclusive { "greater than" } else { "at least" })?
-            }
-            ErrorKind::Maximum { limit, exclusive } => {
-                write!(f, "must be {} {limit}", if *exclusive { "less than" } else { "at most" })?
-            }
-            ErrorKind::MultipleOf { divisor } => write!(f, "must be a multiple of {divisor}")?,
-            ErrorKind::MinLength { limit, length } => {
-                return write!(f, "must be at least {limit} characters long (got {length})");
-            }
-            ErrorKind::MaxLength { limit, length } => {
-                return write!(f, "must be at most {limit} characters long (got {length})");
-            }
-            ErrorKind::Pattern { pattern } => write!(f, "must match the pattern {pattern:?}")?,
-            ErrorKind::Format { format } => write!(f, "must be a valid {format}")?,
-            ErrorKind::ContentEncoding { encoding } => write!(f, "must be {encoding}-encoded")?,
-            ErrorKind::ContentMediaType { media_type } => write!(f, "must be a valid {media_type} document")?,
-            ErrorKind::MinItems { limit, count } => {
-                return write!(f, "must have at least {limit} items (got {count})");
-            }
-            ErrorKind::MaxItems { limit, count } => {
-                return write!(f, "must have at most {limit} items (got {count})");
-            }
-            ErrorKind::UniqueItems { first, second } => {
-                return write!(f, "items must be unique (items {first} and {second} are equal)");
-            }
-            ErrorKind::Contains { min, max, count } => {
-                return match (min, max) {
-                    (_, Some(max)) if count > max => {
-                        write!(f, "must contain at most {max} matching items (got {count})")
-                    }
-                    (1, _) if *count == 0 => write!(f, "must contain at least one matching item"),
-                    _ => write!(f, "must contain at least {min} matching items (got {count})"),
-                };
-            }
-            ErrorKind::UnexpectedItem { keyword } => {
-                return write!(f, "unexpected item (not allowed by {keyword})");
-            }
-            ErrorKind::Required { missing } => {
-                return write!(f, "missing required property {missing:?}");
-            }
-            ErrorKind::DependentRequired { property, missing } => {
-                return write!(f, "missing property {missing:?}, required when {property:?} is present");
-            }
-            ErrorKind::MinProperties { limit, count } => {
-                return write!(f, "must have at least {limit} properties (got {count})");
-            }
-            ErrorKind::MaxProperties { limit, count } => {
-                return write!(f, "must have at most {limit} properties (got {count})");
-            }
-            ErrorKind::UnexpectedProperty { allowed, .. } => {
-                f.write_str("unknown property")?;
-                if !allowed.is_empty() {
-                    write!(f, "; allowed: {}", allowed.join(", "))?;
-                }
-                return Ok(());
-            }
-            ErrorKind::PropertyName { name } => return write!(f, "property name {name:?} is not allowed"),
-            ErrorKind::AnyOf { alternatives, closest } | ErrorKind::OneOfNone { alternatives, closest } => {
-                write!(f, "matched none of {alternatives} alternatives")?;
-                if matches!(e.0.kind, ErrorKind::OneOfNone { .. }) {
-                    f.write_str(" (exactly one must match)")?;
-                }
-                if let Some(i) = closest {
-                    write!(f, "; closest is #{i}")?;
-                }
-                return Ok(());
-            }
-            ErrorKind::OneOfMultiple { matched } => {
-                let list: Vec<String> = matched.iter().map(|i| format!("#{i}")).collect();
-                return write!(f, "must match exactly one alternative, but matched {}", list.join(" and "));
-            }
-            ErrorKind::Not => f.write_str("must not match the schema in \"not\"")?,
-            ErrorKind::ErrorLimit { max } => {
-                return write!(f, "more errors than the error limit ({max}); the rest are not listed");
-            }
-            ErrorKind::BudgetExceeded { reason, fuel_used } => {
-                return write!(f, "not validated: {reason} after {fuel_used} units of fuel");
-            }
+impl Found {
+    /// The preview of any value.
+    pub fn of(value: &Value) -> Found {
+        match value {
+            Value::Null => Found::Null,
+            Value::Bool(b) => Found::Boolean(*b),
+            Value::Number(n) => Found::number(n),
+            Value::String(s) => Found::string(s),
+            Value::Array(a) => Found::Array { items: a.len() },
+            Value::Object(o) => Found::Object { properties: o.len() },
         }
-        if let Some(found) = &e.0.found {
-            write!(f, " (got {found})")?;
-        }
-        Ok(())
     }
-}
 
-impl fmt::Display for ValidationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.0.instance_location, Message(self))
+    /// The preview of a string (without building a [`Value`]).
+    pub fn string(s: &str) -> Found {
+        Found::String { start: s.chars().take(FOUND_CHARS).collect(), length: s.chars().count() }
+    }
+
+    /// The preview of a number.
+    pub fn number(n: &serde_json::Number) -> Found {
+        let text = n.to_string();
+        match text.char_indices().nth(FOUND_CHARS) {
+            Some((cut, _)) => Found::Number(format!("{}…", text.get(..cut).unwrap_or_default())),
+            None => Found::Number(text),
+        }
     }
 }
 

@@ -22,11 +22,18 @@
 //! meta-schemas) resolve. Retrieval is opt-in, at compile time only, through
 //! [`ValidatorOptions::retriever`] (see [`retrieve`]): allowlisted HTTP(S)
 //! with the `remote` feature, `file:` under a root, or your own source.
+//!
+//! Errors are written for whoever must fix the instance, often a language
+//! model: what is wrong, where, and what would be accepted ([`message`];
+//! [`ValidatorOptions::mask_values`] keeps instance values out of them),
+//! and [`mcp`] shapes them into MCP tool-call results.
 
 pub mod corpus;
 pub mod error;
 pub mod format;
 pub mod location;
+pub mod mcp;
+pub mod message;
 mod meta;
 pub mod retrieve;
 mod vm;
@@ -36,8 +43,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-pub use error::{ErrorKind, Exhausted, ValidationError};
+pub use error::{ErrorKind, Exhausted, Found, ValidationError};
 pub use location::{InstanceLocation, PathSegment};
+pub use message::MessageOptions;
 pub use retrieve::{FetchRecord, Retrieve, RetrieveError, RetrieveErrorKind, Retriever};
 /// The compiler crate, for inspecting programs and embedded documents.
 pub use schemavm_compiler as compiler;
@@ -79,6 +87,7 @@ struct Compiled {
     formats: Vec<FormatFn>,
     budget: Budget,
     draft: Draft,
+    messages: MessageOptions,
 }
 
 impl fmt::Debug for Validator {
@@ -98,6 +107,7 @@ pub struct ValidatorOptions {
     formats: Vec<FormatFn>,
     budget: Budget,
     skip_meta_validation: bool,
+    messages: MessageOptions,
 }
 
 impl fmt::Debug for ValidatorOptions {
@@ -106,6 +116,7 @@ impl fmt::Debug for ValidatorOptions {
             .field("compile", &self.compile)
             .field("custom_formats", &self.compile.custom_formats)
             .field("budget", &self.budget)
+            .field("messages", &self.messages)
             .finish()
     }
 }
@@ -193,6 +204,33 @@ impl ValidatorOptions {
         self
     }
 
+    /// Never echo instance values in error messages (for secrets and
+    /// personal data in front of a model): `(got a string of 12
+    /// characters)` instead of `(got "sk-live-0123")`. The schema's own
+    /// values (`const`, `enum`, bounds) and the instance location are still
+    /// shown. Applies to every rendering: `Display`,
+    /// [`ValidationError::message`], [`mcp`].
+    pub fn mask_values(mut self, yes: bool) -> Self {
+        self.messages.mask_values = yes;
+        self
+    }
+
+    /// Caps each rendered error (location and message) at `bytes` of
+    /// UTF-8, cutting at a character boundary and ending with `…`.
+    pub fn max_message_len(mut self, bytes: usize) -> Self {
+        self.messages.max_len = Some(bytes);
+        self
+    }
+
+    /// Keeps at most `n` errors per validation (the budget's
+    /// [`Budget::max_errors`]; a later [`ValidatorOptions::budget`]
+    /// replaces it). Past the limit, [`Validator::iter_errors`] ends with an
+    /// [`ErrorKind::ErrorLimit`] error.
+    pub fn max_errors(mut self, n: usize) -> Self {
+        self.budget.max_errors = n;
+        self
+    }
+
     /// Skips checking the schema against its meta-schema (for schemas
     /// already known to be valid). Malformed keywords are still compile
     /// errors.
@@ -209,9 +247,8 @@ impl ValidatorOptions {
         }
         let program = schemavm_compiler::compile(schema, &self.compile)?;
         let draft = program.flags().draft;
-        Ok(Validator {
-            inner: Arc::new(Compiled { program, formats: self.formats.clone(), budget: self.budget, draft }),
-        })
+        let (formats, budget, messages) = (self.formats.clone(), self.budget, self.messages);
+        Ok(Validator { inner: Arc::new(Compiled { program, formats, budget, draft, messages }) })
     }
 }
 
@@ -229,6 +266,11 @@ impl Validator {
     /// The dialect of the root schema.
     pub fn draft(&self) -> Draft {
         self.inner.draft
+    }
+
+    /// How this validator's errors render their messages.
+    pub fn message_options(&self) -> MessageOptions {
+        self.inner.messages
     }
 
     /// The compiled program (for inspection, e.g. `schemavm explain`).
@@ -270,14 +312,15 @@ impl Validator {
     pub fn validate_with(&self, instance: &Value, budget: &Budget) -> Result<(), ValidationError> {
         let c = &*self.inner;
         let mut vm = Vm::<Fast>::new(&c.program, &c.formats, budget);
-        match vm.run_root(instance) {
+        let result = match vm.run_root(instance) {
             Ok(true) => Ok(()),
             Ok(false) => match self.collect(instance, budget).into_iter().next() {
                 Some(e) => Err(e),
                 None => Err(exhausted_error(Exhausted::Fuel, budget.fuel)),
             },
             Err(reason) => Err(exhausted_error(reason, vm.meter.used())),
-        }
+        };
+        result.map_err(|e| e.with_message_options(c.messages))
     }
 
     /// Every error (ending with a [`ErrorKind::BudgetExceeded`] error if
@@ -303,6 +346,9 @@ impl Validator {
             }
             Ok(_) => {}
         }
+        for e in &mut errors {
+            e.0.options = c.messages;
+        }
         errors
     }
 }
@@ -319,6 +365,7 @@ fn root_error(kind: ErrorKind) -> ValidationError {
         absolute_keyword_location: String::new(),
         kind,
         found: None,
+        options: MessageOptions::default(),
     })
 }
 

@@ -64,7 +64,8 @@ impl InstanceLocation {
     }
 }
 
-fn is_identifier(key: &str) -> bool {
+/// Whether `key` renders as `.key` in a path (else `["key"]`).
+pub(crate) fn is_identifier(key: &str) -> bool {
     let mut chars = key.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_' || c == '$')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')

@@ -41,7 +41,7 @@ pub use budget::Budget;
 pub(crate) use budget::Meter;
 
 use crate::FormatFn;
-use crate::error::{ErrorData, ErrorKind, Exhausted, ValidationError};
+use crate::error::{ErrorData, ErrorKind, Exhausted, Found, ValidationError};
 use crate::location::{InstanceLocation, PathSegment};
 
 /// The outcome of one check: `Ok(valid)` or an exhausted budget.
@@ -98,11 +98,15 @@ impl Combine {
 }
 
 /// How close a failed alternative came to matching; smaller is closer.
-/// An alternative rejected for its type or a discriminating `const`/`enum`
-/// at the location itself is far; one that failed on a discriminating
-/// property is farther than one that failed deeper; then fewer errors win.
+/// An alternative the compiler's discriminator rules out for the
+/// instance's discriminating property value is farthest; then one
+/// rejected for its type or a `const`/`enum` at the location itself; then
+/// one that failed a `const`/`enum` on a property (a likely
+/// discriminator); then the one whose errors reach deeper, then fewer
+/// errors win.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct BranchScore {
+    off_discriminator: bool,
     wrong_type: bool,
     wrong_discriminator: bool,
     shallowness: std::cmp::Reverse<usize>,
@@ -110,10 +114,11 @@ struct BranchScore {
 }
 
 impl BranchScore {
-    fn of(errors: &[ValidationError], depth: usize) -> BranchScore {
+    fn of(errors: &[ValidationError], depth: usize, off_discriminator: bool) -> BranchScore {
         let at = |e: &ValidationError| e.instance_location().segments().len();
         let discriminating = |e: &ValidationError| matches!(e.kind(), ErrorKind::Const { .. } | ErrorKind::Enum { .. });
         BranchScore {
+            off_discriminator,
             wrong_type: errors
                 .iter()
                 .any(|e| at(e) == depth && (discriminating(e) || matches!(e.kind(), ErrorKind::Type { .. }))),
@@ -448,6 +453,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
         }
         let keyword = combine.keyword();
+        // Every alternative runs here; the discriminator, if any, still
+        // tells which ones the instance meant.
+        let meant = self.program.discriminator(list_id).filter(|_| self.collecting()).and_then(|d| {
+            let value = v.as_object()?.get(&*d.property)?;
+            Some((&*d.always, pinned_alternatives(d, value)))
+        });
         let mark = self.errors.len();
         let mut count = 0usize;
         // Indices of the matching branches, kept only for messages.
@@ -480,7 +491,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
             } else if self.collecting() {
                 let errors = self.errors.split_off(mark);
-                let score = BranchScore::of(&errors, self.instance_path.len());
+                let index = u32::try_from(i).unwrap_or(u32::MAX);
+                // Both lists are in order.
+                let off = meant.is_some_and(|(always, pinned)| {
+                    always.binary_search(&index).is_err() && pinned.binary_search(&index).is_err()
+                });
+                let score = BranchScore::of(&errors, self.instance_path.len(), off);
                 if closest.as_ref().is_none_or(|(best, _, _)| score < *best) {
                     closest = Some((score, i, errors));
                 }
@@ -528,10 +544,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         v: &'v Value,
         ev: &mut Evaluated,
     ) -> Flow {
-        let pinned: &[u32] = match value {
-            Value::String(s) => d.values.find(s).and_then(|i| d.slots.get(i as usize)).map_or(&[], |b| &**b),
-            _ => &[],
-        };
+        let pinned = pinned_alternatives(d, value);
         let (mut always, mut pinned) = (d.always.iter().copied().peekable(), pinned.iter().copied().peekable());
         let mut count = 0usize;
         let mut matched_ev = Evaluated::default();
@@ -604,7 +617,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// Records an error for `keyword` (steps below the current node) at
     /// the current instance location.
     #[cold]
-    fn report(&mut self, keyword: &[&str], kind: ErrorKind, found: Option<String>) {
+    fn report(&mut self, keyword: &[&str], kind: ErrorKind, found: Option<Found>) {
         if self.reported >= self.max_errors {
             self.truncated = true;
             return;
@@ -614,7 +627,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         self.errors.push(error);
     }
 
-    fn make_error(&self, keyword: &[&str], kind: ErrorKind, found: Option<String>) -> ValidationError {
+    fn make_error(&self, keyword: &[&str], kind: ErrorKind, found: Option<Found>) -> ValidationError {
         let mut keyword_location = render_keyword_path(&self.keyword_path);
         let mut absolute = self.program.node(self.current).location().to_string();
         for k in keyword {
@@ -627,6 +640,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             absolute_keyword_location: absolute,
             kind,
             found,
+            options: Default::default(),
         })
     }
 
@@ -654,6 +668,15 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 e
             })
             .collect()
+    }
+}
+
+/// The alternatives a discriminator pins to the property's `value` (not
+/// counting those that pin nothing).
+fn pinned_alternatives<'p>(d: &'p Discriminator, value: &Value) -> &'p [u32] {
+    match value {
+        Value::String(s) => d.values.find(s).and_then(|i| d.slots.get(i as usize)).map_or(&[], |b| &**b),
+        _ => &[],
     }
 }
 

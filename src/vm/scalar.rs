@@ -8,7 +8,7 @@ use schemavm_compiler::number::Num;
 use schemavm_compiler::value::{self, JsonType, TypeSet};
 
 use super::{Flow, Mode, Vm};
-use crate::error::{ErrorKind, Exhausted, preview};
+use crate::error::{ErrorKind, Exhausted, Found};
 
 /// Most enum values quoted in an error message.
 const ENUM_SHOWN: usize = 20;
@@ -85,7 +85,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             return Ok(true);
         }
         if self.collecting() {
-            self.report(&["const"], ErrorKind::Const { expected: expected.clone() }, Some(preview(v)));
+            self.report(&["const"], ErrorKind::Const { expected: expected.clone() }, Some(Found::of(v)));
         }
         Ok(false)
     }
@@ -101,7 +101,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         };
         if !found && self.collecting() {
             let allowed = set.values.iter().take(ENUM_SHOWN).cloned().collect();
-            self.report(&["enum"], ErrorKind::Enum { allowed, total: set.values.len() }, Some(preview(v)));
+            self.report(&["enum"], ErrorKind::Enum { allowed, total: set.values.len() }, Some(Found::of(v)));
         }
         Ok(found)
     }
@@ -140,7 +140,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let (limit, exclusive) = (number_value(limit), b.exclusive);
             let kind =
                 if b.lower { ErrorKind::Minimum { limit, exclusive } } else { ErrorKind::Maximum { limit, exclusive } };
-            self.report(&[b.keyword], kind, Some(n.to_string()));
+            self.report(&[b.keyword], kind, Some(Found::number(n)));
         }
         if let Some(divisor) = &c.multiple_of {
             if !x.is_multiple_of(divisor) {
@@ -149,7 +149,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     self.report(
                         &["multipleOf"],
                         ErrorKind::MultipleOf { divisor: number_value(divisor) },
-                        Some(n.to_string()),
+                        Some(Found::number(n)),
                     );
                 }
             }
@@ -172,11 +172,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     return Ok(false);
                 }
                 let length = chars();
-                self.report(
-                    &["minLength"],
-                    ErrorKind::MinLength { limit: min, length },
-                    Some(preview(&Value::from(s))),
-                );
+                self.report(&["minLength"], ErrorKind::MinLength { limit: min, length }, None);
             }
         }
         if let Some(max) = c.max_length {
@@ -186,11 +182,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     return Ok(false);
                 }
                 let length = chars();
-                self.report(
-                    &["maxLength"],
-                    ErrorKind::MaxLength { limit: max, length },
-                    Some(preview(&Value::from(s))),
-                );
+                self.report(&["maxLength"], ErrorKind::MaxLength { limit: max, length }, None);
             }
         }
         if let Some(id) = c.pattern {
@@ -205,7 +197,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 self.report(
                     &["pattern"],
                     ErrorKind::Pattern { pattern: regex.pattern().to_string() },
-                    Some(preview(&Value::from(s))),
+                    Some(Found::string(s)),
                 );
             }
         }
@@ -220,8 +212,14 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if self.collecting() {
                     self.report(
                         &["format"],
-                        ErrorKind::Format { format: name.to_string() },
-                        Some(preview(&Value::from(s))),
+                        ErrorKind::Format {
+                            format: name.to_string(),
+                            builtin: match check {
+                                FormatCheck::Builtin(f) => Some(*f),
+                                FormatCheck::Custom(_) => None,
+                            },
+                        },
+                        Some(Found::string(s)),
                     );
                 }
             }

@@ -67,6 +67,12 @@ commands:
                                        earlier assert, 2019-09+ annotate)
       --resource URI=FILE              register a document for $ref (repeatable;
                                        nothing is ever fetched)
+      --output text|mcp                text: `valid` or every error (default);
+                                       mcp: a JSON line per instance, `null` if
+                                       valid, else the MCP CallToolResult
+      --mask-values                    never echo instance values in messages
+      --max-message-len N              cut each error message at N bytes
+      --max-errors N                   list at most N errors per instance
   explain SCHEMA.json [--draft D] [--resource URI=FILE]...
       Prints the compiled program: every node with its instructions, which
       nodes are memoized, and the static cost bounds (fan-out per instance
