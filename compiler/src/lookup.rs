@@ -26,8 +26,9 @@ impl Signature {
         let b = key.as_bytes();
         let n = b.len();
         let load8 = |at: usize| b.get(at..at + 8).and_then(|s| s.try_into().ok()).map_or(0, u64::from_le_bytes);
-        let load4 =
-            |at: usize| b.get(at..at + 4).and_then(|s| s.try_into().ok()).map_or(0, |w| u64::from(u32::from_le_bytes(w)));
+        let load4 = |at: usize| {
+            b.get(at..at + 4).and_then(|s| s.try_into().ok()).map_or(0, |w| u64::from(u32::from_le_bytes(w)))
+        };
         let byte = |at: usize| b.get(at).map_or(0, |x| u64::from(*x));
         let (head, tail) = if n >= 8 {
             (load8(0), load8(n - 8))
