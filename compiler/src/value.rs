@@ -157,46 +157,85 @@ impl TypeSet {
 /// JSON equality: numbers by mathematical value, objects regardless of key order.
 #[inline]
 pub fn equal(a: &Value, b: &Value) -> bool {
-    // Scalars (the common case) need no stack.
-    match (a, b) {
-        (Value::String(p), Value::String(q)) => return p == q,
-        (Value::Number(p), Value::Number(q)) => return Num::from_json(p).compare(&Num::from_json(q)).is_eq(),
-        (Value::Bool(p), Value::Bool(q)) => return p == q,
-        (Value::Null, Value::Null) => return true,
-        (Value::Array(_), Value::Array(_)) | (Value::Object(_), Value::Object(_)) => {}
-        _ => return false,
+    if let Some(same) = scalar_equal(a, b) {
+        return same;
     }
     let mut stack: SmallVec<[(&Value, &Value); 16]> = SmallVec::new();
     stack.push((a, b));
     while let Some((x, y)) = stack.pop() {
-        let same = match (x, y) {
-            (Value::Null, Value::Null) => true,
-            (Value::Bool(p), Value::Bool(q)) => p == q,
-            (Value::String(p), Value::String(q)) => p == q,
-            (Value::Number(p), Value::Number(q)) => Num::from_json(p).compare(&Num::from_json(q)).is_eq(),
+        match (x, y) {
             (Value::Array(p), Value::Array(q)) => {
                 if p.len() != q.len() {
                     return false;
                 }
-                stack.extend(p.iter().zip(q.iter()));
-                true
-            }
-            (Value::Object(p), Value::Object(q)) => {
-                if p.len() != q.len() {
-                    return false;
-                }
-                for (k, v) in p {
-                    match q.get(k) {
-                        Some(w) => stack.push((v, w)),
-                        None => return false,
+                for (v, w) in p.iter().zip(q.iter()) {
+                    match scalar_equal(v, w) {
+                        Some(false) => return false,
+                        Some(true) => {}
+                        None => stack.push((v, w)),
                     }
                 }
-                true
             }
-            _ => false,
-        };
-        if !same {
-            return false;
+            (Value::Object(p), Value::Object(q)) => {
+                if p.len() != q.len() || !object_members_equal(p, q, &mut stack) {
+                    return false;
+                }
+            }
+            _ => {
+                if scalar_equal(x, y) != Some(true) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Equality of two scalars, `Some(false)` for values of different kinds,
+/// `None` for two arrays or two objects (to be compared member by member).
+#[inline]
+fn scalar_equal(a: &Value, b: &Value) -> Option<bool> {
+    Some(match (a, b) {
+        (Value::String(p), Value::String(q)) => p == q,
+        (Value::Number(p), Value::Number(q)) => Num::from_json(p).compare(&Num::from_json(q)).is_eq(),
+        (Value::Bool(p), Value::Bool(q)) => p == q,
+        (Value::Null, Value::Null) => true,
+        (Value::Array(_), Value::Array(_)) | (Value::Object(_), Value::Object(_)) => return None,
+        _ => false,
+    })
+}
+
+/// Compares two objects of the same size member by member: scalar members
+/// at once (so the first difference ends the comparison), nested ones
+/// pushed on `stack`. Maps iterate in key order, so the keys are walked
+/// in lockstep; should they diverge (a map type that keeps insertion
+/// order), members are looked up by key instead.
+fn object_members_equal<'a>(
+    p: &'a serde_json::Map<String, Value>,
+    q: &'a serde_json::Map<String, Value>,
+    stack: &mut SmallVec<[(&'a Value, &'a Value); 16]>,
+) -> bool {
+    let mut lockstep = true;
+    for ((k, v), (l, w)) in p.iter().zip(q.iter()) {
+        if k != l {
+            lockstep = false;
+            break;
+        }
+        match scalar_equal(v, w) {
+            Some(false) => return false,
+            Some(true) => {}
+            None => stack.push((v, w)),
+        }
+    }
+    if lockstep {
+        return true;
+    }
+    for (k, v) in p {
+        let Some(w) = q.get(k) else { return false };
+        match scalar_equal(v, w) {
+            Some(false) => return false,
+            Some(true) => {}
+            None => stack.push((v, w)),
         }
     }
     true

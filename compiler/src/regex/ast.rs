@@ -240,6 +240,12 @@ impl Node {
     pub fn needs_backtracking(&self) -> bool {
         self.any(|node| matches!(node.kind, NodeKind::LookAround(_) | NodeKind::Backref(_)))
     }
+
+    /// Whether the tree contains `\B`, which can match the empty string
+    /// inside a multi-byte character (between two non-word bytes).
+    pub fn has_not_word_boundary(&self) -> bool {
+        self.any(|node| matches!(node.kind, NodeKind::Assertion(Assertion::NotWordBoundary)))
+    }
 }
 
 impl Drop for Node {

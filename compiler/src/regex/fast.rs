@@ -177,7 +177,7 @@ impl FastPath {
             }
             FastPath::Literal { text, anchoring } => match anchoring {
                 Anchoring::Whole => haystack == &**text,
-                Anchoring::Start => haystack.starts_with(&**text),
+                Anchoring::Start => starts_with(haystack.as_bytes(), text.as_bytes()),
                 Anchoring::End => haystack.ends_with(&**text),
                 Anchoring::Anywhere => haystack.contains(&**text),
             },
@@ -355,4 +355,14 @@ mod tests {
         assert!(!matches(r"\d{2}$", "12x"));
         assert!(matches(r"^é", "éa"));
     }
+}
+
+/// `haystack.starts_with(prefix)`, comparing short prefixes (`^x-`) byte
+/// by byte rather than through `memcmp`.
+#[inline]
+fn starts_with(haystack: &[u8], prefix: &[u8]) -> bool {
+    if prefix.len() > 16 {
+        return haystack.starts_with(prefix);
+    }
+    haystack.len() >= prefix.len() && haystack.iter().zip(prefix).all(|(a, b)| a == b)
 }

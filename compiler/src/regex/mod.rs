@@ -237,7 +237,15 @@ pub struct Regex {
 #[derive(Debug)]
 enum Matcher {
     Fast(FastPath),
-    Linear(meta::Regex),
+    /// The linear engine. With `leftmost`, matches are found by a
+    /// leftmost-first search rather than `is_match`: an earliest-match
+    /// search can stop at an empty `\B` match inside a multi-byte
+    /// character, which UTF-8 mode then discards while skipping past a
+    /// real match that started before it (`(?:\B|é)` on `"aéa"`).
+    Linear {
+        re: meta::Regex,
+        leftmost: bool,
+    },
     Backtracking(fancy_regex::Regex),
 }
 
@@ -298,7 +306,9 @@ impl Regex {
             Engine::Linear if needs_backtracking => {
                 return Err(unsupported("lookaround and backreferences need the backtracking engine"));
             }
-            Engine::Linear => Matcher::Linear(build_linear(&ast, limits)?),
+            Engine::Linear => {
+                Matcher::Linear { re: build_linear(&ast, limits)?, leftmost: ast.root.has_not_word_boundary() }
+            }
             Engine::Backtracking => Matcher::Backtracking(build_backtracking(&ast, limits)?),
         };
         Ok(Regex::assemble(pattern, &ast, matcher, limits))
@@ -307,7 +317,7 @@ impl Regex {
     fn assemble(pattern: &str, ast: &ast::Ast, matcher: Matcher, limits: &RegexLimits) -> Regex {
         let (program_size, fixed_cost, matcher_memory) = match &matcher {
             Matcher::Fast(fast) => (1, 0, fast.memory_usage()),
-            Matcher::Linear(re) => {
+            Matcher::Linear { re, .. } => {
                 (program_size(&ast.root), 0, re.memory_usage().saturating_add(re.create_cache().memory_usage()))
             }
             Matcher::Backtracking(re) => (
@@ -333,7 +343,8 @@ impl Regex {
     pub fn is_match(&self, haystack: &str) -> Result<bool, MatchLimitExceeded> {
         match &self.matcher {
             Matcher::Fast(fast) => Ok(fast.is_match(haystack)),
-            Matcher::Linear(re) => Ok(re.is_match(haystack)),
+            Matcher::Linear { re, leftmost: false } => Ok(re.is_match(haystack)),
+            Matcher::Linear { re, leftmost: true } => Ok(re.find(haystack).is_some()),
             Matcher::Backtracking(re) => re.is_match(haystack).map_err(|_| MatchLimitExceeded),
         }
     }
@@ -361,7 +372,7 @@ impl Regex {
     pub fn engine(&self) -> Engine {
         match self.matcher {
             Matcher::Fast(_) => Engine::Fast,
-            Matcher::Linear(_) => Engine::Linear,
+            Matcher::Linear { .. } => Engine::Linear,
             Matcher::Backtracking(_) => Engine::Backtracking,
         }
     }

@@ -735,3 +735,16 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn not_word_boundary_does_not_hide_a_match_inside_a_character() {
+    // An empty `\B` match inside `é` used to end the linear engine's
+    // earliest-match search, losing the `é` match that starts before it.
+    let limits = RegexLimits::default();
+    for engine in [Engine::Linear, Engine::Backtracking] {
+        let r = Regex::with_engine("(?:\\B|é)", &limits, engine).unwrap();
+        assert_eq!(r.is_match("aéa a"), Ok(true), "{engine:?}");
+        let only_b = Regex::with_engine("\\B", &limits, engine).unwrap();
+        assert_eq!(only_b.is_match("aéa"), Ok(false), "{engine:?}: no \\B between code points of aéa");
+    }
+}
