@@ -48,15 +48,50 @@ struct Extra {
     errors: Option<Vec<ValidationError>>,
 }
 
-/// The cache of one evaluation.
+type Table = HashMap<Key, Entry, super::hash::WordState>;
+
+/// The cache of one evaluation. Its table comes from a per-thread pool on
+/// first use and goes back, emptied, when the evaluation ends, so repeated
+/// validations do not allocate for it.
 #[derive(Debug, Default)]
-pub(crate) struct Memo(HashMap<Key, Entry, super::hash::WordState>);
+pub(crate) struct Memo(Option<Table>);
+
+/// Tables larger than this are dropped rather than pooled.
+const POOLED_CAPACITY: usize = 1 << 16;
+
+thread_local! {
+    static POOL: std::cell::RefCell<Vec<Table>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Memo {
+    fn get(&self, key: &Key) -> Option<&Entry> {
+        self.0.as_ref()?.get(key)
+    }
+
+    fn insert(&mut self, key: Key, entry: Entry) {
+        self.0
+            .get_or_insert_with(|| POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default())
+            .insert(key, entry);
+    }
+}
+
+impl Drop for Memo {
+    fn drop(&mut self) {
+        if let Some(mut table) = self.0.take() {
+            if table.capacity() <= POOLED_CAPACITY {
+                table.clear();
+                // A pool already borrowed (re-entrant drop) just lets the table go.
+                let _ = POOL.try_with(|p| p.try_borrow_mut().map(|mut p| p.push(table)));
+            }
+        }
+    }
+}
 
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     pub(super) fn memoized<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
         let key = Key { node: id, scope: self.scope_id(), value: v as *const Value as usize };
         let recording = self.collecting();
-        if let Some(entry) = self.memo.0.get(&key) {
+        if let Some(entry) = self.memo.get(&key) {
             let extra = entry.extra.as_deref();
             let tracked = !TRACK || extra.is_some_and(|x| x.evaluated.is_some());
             let explained = !recording || entry.valid || extra.is_some_and(|x| x.errors.is_some());
@@ -104,7 +139,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 .collect()
         });
         let extra = (TRACK || errors.is_some()).then(|| Box::new(Extra { evaluated: TRACK.then_some(own), errors }));
-        self.memo.0.insert(key, Entry { valid, extra });
+        self.memo.insert(key, Entry { valid, extra });
         Ok(valid)
     }
 }
