@@ -52,3 +52,38 @@ fn dynamic_anchor_in_root_resource_subschema_is_outermost() {
     assert!(!consistent(&v, &json!(null)));
     assert!(!consistent(&v, &json!("x")));
 }
+
+/// structured: when the budget ran out inside an `anyOf`/`oneOf` branch
+/// while collecting errors, that branch's tentative errors stayed in the
+/// list, so `validate_with` returned one of them (here `/anyOf/1/type`) as
+/// "the" error instead of `BudgetExceeded`, and `iter_errors` listed
+/// errors that are not errors of the instance.
+#[test]
+fn budget_exhaustion_inside_alternative_leaks_no_branch_errors() {
+    let schema = json!({"anyOf": [{"const": true}, {"type": "number", "pattern": "^(a|b)*c$"}]});
+    let v = Validator::new(&schema).unwrap();
+    let instance = Value::String("ab".repeat(2000) + "x");
+    assert!(!consistent(&v, &instance));
+    let full = v.validate(&instance).unwrap_err();
+    assert!(matches!(full.kind(), ErrorKind::AnyOf { alternatives: 2, .. }), "{full:?}");
+    let mut exhausted = 0;
+    for fuel in (0..20_000).step_by(97) {
+        let e = v.validate_with(&instance, &Budget { fuel, ..Budget::default() }).unwrap_err();
+        match e.kind() {
+            ErrorKind::BudgetExceeded { fuel_used, .. } => {
+                assert!(*fuel_used <= fuel);
+                exhausted += 1;
+            }
+            _ => assert_eq!(e, full, "under fuel {fuel}"),
+        }
+    }
+    assert!(exhausted > 0);
+    // Nested alternatives: the inner and the outer branch are both unfinished.
+    let nested = json!({"oneOf": [{"anyOf": [{"type": "null"}, {"type": "number", "pattern": "^(a|b)*c$"}]}, false]});
+    let v = Validator::new(&nested).unwrap();
+    let full = v.validate(&instance).unwrap_err();
+    for fuel in (0..20_000).step_by(97) {
+        let e = v.validate_with(&instance, &Budget { fuel, ..Budget::default() }).unwrap_err();
+        assert!(e.is_budget_exceeded() || e == full, "under fuel {fuel}: {e:?}");
+    }
+}
