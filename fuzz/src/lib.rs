@@ -102,10 +102,10 @@ pub fn check_instance(v: &Validator, instance: &Value, small_fuel: u64) -> Verdi
     let validated = v.validate(instance);
     assert_eq!(valid, validated.is_ok(), "is_valid = {valid} but validate = {validated:?}");
     let exhausted = matches!(&validated, Err(e) if e.is_budget_exceeded());
-    if let Err(e) = &validated {
-        if e.is_budget_exceeded() {
-            check_exhaustion(e, default_fuel);
-        }
+    if let Err(e) = &validated
+        && e.is_budget_exceeded()
+    {
+        check_exhaustion(e, default_fuel);
     }
 
     let errors: Vec<ValidationError> = v.iter_errors(instance).collect();
