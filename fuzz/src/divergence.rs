@@ -57,7 +57,7 @@ pub fn classify(schema: &Value, instance: &Value) -> Option<Divergence> {
     collect_keys(schema, &mut keys);
     let has = |k: &str| keys.contains(&k);
     // ECMA-262 (schemavm) versus Rust-regex/fancy-regex dialect (jsonschema).
-    if has("pattern") || has("patternProperties") {
+    if dialect_sensitive_patterns(schema) {
         return found("regex-dialect");
     }
     // Exact decimals (schemavm) versus f64 arithmetic (jsonschema).
@@ -93,6 +93,35 @@ fn collect_keys<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
             _ => {}
         }
     }
+}
+
+/// Whether a `pattern` value or `patternProperties` key uses syntax whose
+/// meaning differs between ECMA-262 and Rust regex dialects: an escape,
+/// `.`, `$`, a class, a repetition brace, or a non-ASCII character (ECMA
+/// unicode mode versus Rust's Unicode-aware `\w`, case folding, ...).
+fn dialect_sensitive_patterns(schema: &Value) -> bool {
+    let sensitive = |p: &str| p.chars().any(|c| matches!(c, '\\' | '.' | '$' | '[' | ']' | '{' | '}') || !c.is_ascii());
+    let mut stack = vec![schema];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                if let Some(Value::String(p)) = map.get("pattern")
+                    && sensitive(p)
+                {
+                    return true;
+                }
+                if let Some(Value::Object(props)) = map.get("patternProperties")
+                    && props.keys().any(|p| sensitive(p))
+                {
+                    return true;
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether a `$dynamicAnchor` sits in a subschema (not the document root)
