@@ -468,9 +468,18 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         for (i, &child) in list.iter().enumerate() {
             let mut branch_ev = Evaluated::default();
             let target = if TRACK { &mut branch_ev } else { &mut *ev };
-            let ok = self.descend(&[KeywordStep::Word(keyword), KeywordStep::Index(i)], None, |vm| {
+            let ok = match self.descend(&[KeywordStep::Word(keyword), KeywordStep::Index(i)], None, |vm| {
                 vm.node::<TRACK>(child, v, target)
-            })?;
+            }) {
+                Ok(ok) => ok,
+                Err(reason) => {
+                    // The errors of an unfinished branch are tentative (another
+                    // branch may match): drop them rather than leave them in
+                    // `iter_errors` before the budget error.
+                    self.errors.truncate(mark);
+                    return Err(reason);
+                }
+            };
             if ok {
                 count += 1;
                 if TRACK {

@@ -1,0 +1,89 @@
+//! Regressions found by the fuzz targets in `fuzz/` (see `fuzz/README.md`
+//! for the campaign log). Each test asserts the correct behavior, not only
+//! the absence of a panic.
+
+use schemavm::{Budget, ErrorKind, Validator};
+use serde_json::{Value, json};
+
+/// The invariants the fuzz targets check between `is_valid`, `validate`,
+/// `iter_errors` and a small budget, for one instance; returns `is_valid`.
+fn consistent(v: &Validator, instance: &Value) -> bool {
+    let valid = v.is_valid(instance);
+    let validated = v.validate(instance);
+    assert_eq!(valid, validated.is_ok(), "{validated:?}");
+    let errors: Vec<_> = v.iter_errors(instance).collect();
+    if !errors.iter().any(|e| e.is_budget_exceeded()) && !validated.as_ref().is_err_and(|e| e.is_budget_exceeded()) {
+        assert_eq!(errors.is_empty(), valid, "{errors:?}");
+    }
+    assert_eq!(errors, v.iter_errors(instance).collect::<Vec<_>>());
+    for fuel in [0, 1, 10, 100] {
+        if let Err(e) = v.validate_with(instance, &Budget { fuel, ..Budget::default() }) {
+            if let ErrorKind::BudgetExceeded { fuel_used, .. } = e.kind() {
+                assert!(*fuel_used <= fuel, "fuel_used {fuel_used} > {fuel}");
+            }
+        }
+    }
+    valid
+}
+
+/// differential: a `$dynamicAnchor` inside the root resource (at
+/// `/if/$defs/thingy`, no `$id` of its own) is in the dynamic scope of a
+/// `$dynamicRef` reached through `then`, so the outermost match is the
+/// root's `thingy` (a number) and 42 is valid. `jsonschema` 0.61 says
+/// invalid; this is the masked class `dynamic-anchor-in-subschema`.
+#[test]
+fn dynamic_anchor_in_root_resource_subschema_is_outermost() {
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://test.json-schema.org/main",
+        "$defs": {
+            "start": {"$id": "start", "$dynamicRef": "inner_scope#thingy"},
+            "thingy": {"$id": "inner_scope", "$dynamicAnchor": "thingy", "type": "string"}
+        },
+        "if": {"$defs": {"thingy": {"$dynamicAnchor": "thingy", "type": "number"}}},
+        "then": {
+            "$id": "second_scope",
+            "$ref": "start",
+            "$defs": {"thingy": {"$dynamicAnchor": "thingy", "type": "null"}}
+        }
+    });
+    let v = Validator::new(&schema).unwrap();
+    assert!(consistent(&v, &json!(42)));
+    assert!(!consistent(&v, &json!(null)));
+    assert!(!consistent(&v, &json!("x")));
+}
+
+/// structured: when the budget ran out inside an `anyOf`/`oneOf` branch
+/// while collecting errors, that branch's tentative errors stayed in the
+/// list, so `validate_with` returned one of them (here `/anyOf/1/type`) as
+/// "the" error instead of `BudgetExceeded`, and `iter_errors` listed
+/// errors that are not errors of the instance.
+#[test]
+fn budget_exhaustion_inside_alternative_leaks_no_branch_errors() {
+    let schema = json!({"anyOf": [{"const": true}, {"type": "number", "pattern": "^(a|b)*c$"}]});
+    let v = Validator::new(&schema).unwrap();
+    let instance = Value::String("ab".repeat(2000) + "x");
+    assert!(!consistent(&v, &instance));
+    let full = v.validate(&instance).unwrap_err();
+    assert!(matches!(full.kind(), ErrorKind::AnyOf { alternatives: 2, .. }), "{full:?}");
+    let mut exhausted = 0;
+    for fuel in (0..20_000).step_by(97) {
+        let e = v.validate_with(&instance, &Budget { fuel, ..Budget::default() }).unwrap_err();
+        match e.kind() {
+            ErrorKind::BudgetExceeded { fuel_used, .. } => {
+                assert!(*fuel_used <= fuel);
+                exhausted += 1;
+            }
+            _ => assert_eq!(e, full, "under fuel {fuel}"),
+        }
+    }
+    assert!(exhausted > 0);
+    // Nested alternatives: the inner and the outer branch are both unfinished.
+    let nested = json!({"oneOf": [{"anyOf": [{"type": "null"}, {"type": "number", "pattern": "^(a|b)*c$"}]}, false]});
+    let v = Validator::new(&nested).unwrap();
+    let full = v.validate(&instance).unwrap_err();
+    for fuel in (0..20_000).step_by(97) {
+        let e = v.validate_with(&instance, &Budget { fuel, ..Budget::default() }).unwrap_err();
+        assert!(e.is_budget_exceeded() || e == full, "under fuel {fuel}: {e:?}");
+    }
+}
