@@ -69,9 +69,7 @@ impl Memo {
     }
 
     fn insert(&mut self, key: Key, entry: Entry) {
-        self.0
-            .get_or_insert_with(|| POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default())
-            .insert(key, entry);
+        self.0.get_or_insert_with(|| POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default()).insert(key, entry);
     }
 }
 

@@ -278,6 +278,16 @@ fn matches_empty(node: &Node, at_start: bool) -> bool {
     }
 }
 
+/// `haystack.starts_with(prefix)`, comparing short prefixes (`^x-`) byte
+/// by byte rather than through `memcmp`.
+#[inline]
+fn starts_with(haystack: &[u8], prefix: &[u8]) -> bool {
+    if prefix.len() > 16 {
+        return haystack.starts_with(prefix);
+    }
+    haystack.len() >= prefix.len() && haystack.iter().zip(prefix).all(|(a, b)| a == b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -355,14 +365,4 @@ mod tests {
         assert!(!matches(r"\d{2}$", "12x"));
         assert!(matches(r"^é", "éa"));
     }
-}
-
-/// `haystack.starts_with(prefix)`, comparing short prefixes (`^x-`) byte
-/// by byte rather than through `memcmp`.
-#[inline]
-fn starts_with(haystack: &[u8], prefix: &[u8]) -> bool {
-    if prefix.len() > 16 {
-        return haystack.starts_with(prefix);
-    }
-    haystack.len() >= prefix.len() && haystack.iter().zip(prefix).all(|(a, b)| a == b)
 }
