@@ -248,6 +248,13 @@ pub enum Entry {
     Direct,
     /// Look the verdict up in the memo first.
     Memo,
+    /// The node's only instruction is [`Instr::Ref`]: evaluate its target
+    /// in its place (charging one unit of fuel), with no bookkeeping of its
+    /// own. Chosen only where that changes nothing but speed: the node
+    /// tracks nothing, is not memoized, and the program keeps no dynamic
+    /// scope. Reference chains are acyclic (unguarded recursion is a
+    /// compile error), so following them ends.
+    Forward,
 }
 
 /// A compiled subschema.
@@ -434,6 +441,10 @@ pub struct PropertyEntry {
     /// `dependentSchemas` / schema `dependencies`: applied to the whole
     /// object when this name is present.
     pub dependent_schemas: Box<[NodeId]>,
+    /// The `patternProperties` (indices into [`ObjectChecks::patterns`])
+    /// whose pattern matches this name, found at compile time; meaningful
+    /// only when [`ObjectChecks::static_patterns`] is set.
+    pub patterns: Box<[u32]>,
 }
 
 /// Operands of [`Instr::Object`].
@@ -456,6 +467,10 @@ pub struct ObjectChecks {
     pub dependents: Box<[u32]>,
     /// `patternProperties`, in the schema's order.
     pub patterns: Box<[(RegexId, NodeId)]>,
+    /// Every entry's [`PropertyEntry::patterns`] is filled in, so a name
+    /// found in `names` needs no pattern matching at run time (only names
+    /// the schema does not mention are matched against `patterns`).
+    pub static_patterns: bool,
     /// The schema for properties matched by neither `properties` nor
     /// `patternProperties`.
     pub additional: Option<NodeId>,

@@ -240,18 +240,30 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline(always)]
     pub(crate) fn node<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
         let program = self.program;
-        let node = program.node(id);
+        let mut id = id;
+        let mut node = program.node(id);
         if !self.collecting() {
-            match node.entry() {
-                Entry::Valid => return Ok(true),
-                Entry::Invalid => return Ok(false),
-                Entry::Types => return Ok(node.types().admits(v, self.strict_integers)),
-                Entry::Direct => {
-                    self.meter.charge(1)?;
-                    return self.run::<TRACK>(program.code_of(node), v, ev);
+            loop {
+                match node.entry() {
+                    Entry::Valid => return Ok(true),
+                    Entry::Invalid => return Ok(false),
+                    Entry::Types => return Ok(node.types().admits(v, self.strict_integers)),
+                    Entry::Direct => {
+                        self.meter.charge(1)?;
+                        return self.run::<TRACK>(program.code_of(node), v, ev);
+                    }
+                    Entry::Memo => return self.memoized::<TRACK>(id, v, ev),
+                    Entry::Forward => {
+                        if let [Instr::Ref(target)] = program.code_of(node) {
+                            self.meter.charge(1)?;
+                            id = *target;
+                            node = program.node(id);
+                            continue;
+                        }
+                    }
+                    Entry::Full => {}
                 }
-                Entry::Memo => return self.memoized::<TRACK>(id, v, ev),
-                Entry::Full => {}
+                break;
             }
         } else if node.flags().contains(NodeFlags::ALWAYS_VALID) {
             return Ok(true);

@@ -13,7 +13,7 @@
 
 use serde_json::{Map, Value};
 
-use schemavm_compiler::bytecode::{NodeFlags, NodeId, ObjectChecks};
+use schemavm_compiler::bytecode::{NodeFlags, NodeId, ObjectChecks, RegexId};
 
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Vm};
 use crate::error::{ErrorKind, Exhausted};
@@ -124,7 +124,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             self.meter.charge(map.len() as u64)?;
             for (key, value) in map {
                 let mut matched = false;
-                if let Some(entry) = c.names.find(key).and_then(|i| c.entries.get(i as usize)) {
+                let entry = c.names.find(key).and_then(|i| c.entries.get(i as usize));
+                if let Some(entry) = entry {
                     required_seen += usize::from(entry.required);
                     if let Some(node) = entry.schema {
                         matched = true;
@@ -140,13 +141,23 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         }
                     }
                 }
-                for &(regex_id, node) in c.patterns.iter() {
-                    let regex = self.program.regex(regex_id);
-                    self.meter.charge(regex.cost(key.len()))?;
-                    if regex.is_match(key).map_err(|_| Exhausted::Regex)? {
-                        matched = true;
-                        if !self.node::<false>(node, value, ev)? {
-                            return Ok(false);
+                match entry.filter(|_| c.static_patterns) {
+                    Some(entry) => {
+                        for &(_, node) in entry.patterns.iter().filter_map(|&i| c.patterns.get(i as usize)) {
+                            matched = true;
+                            if !self.node::<false>(node, value, ev)? {
+                                return Ok(false);
+                            }
+                        }
+                    }
+                    None => {
+                        for &(regex_id, node) in c.patterns.iter() {
+                            if self.pattern_matches(regex_id, key)? {
+                                matched = true;
+                                if !self.node::<false>(node, value, ev)? {
+                                    return Ok(false);
+                                }
+                            }
                         }
                     }
                 }
@@ -286,8 +297,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let mut evaluated = false;
         let mut required = false;
         let at = Some(InstanceStep::Key(key));
+        let mut known = None;
         if let Some(idx) = c.names.find(key) {
             if let (Some(entry), Some(name)) = (c.entries.get(idx as usize), c.names.key(idx)) {
+                known = Some(entry).filter(|_| c.static_patterns);
                 required = entry.required;
                 if let Some(node) = entry.schema {
                     evaluated = true;
@@ -305,12 +318,15 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
             }
         }
-        for &(regex_id, node) in c.patterns.iter() {
-            let regex = self.program.regex(regex_id);
-            self.meter.charge(regex.cost(key.len()))?;
-            if !regex.is_match(key).map_err(|_| Exhausted::Regex)? {
+        for (i, &(regex_id, node)) in c.patterns.iter().enumerate() {
+            let hit = match known {
+                Some(entry) => entry.patterns.contains(&u32::try_from(i).unwrap_or(u32::MAX)),
+                None => self.pattern_matches(regex_id, key)?,
+            };
+            if !hit {
                 continue;
             }
+            let regex = self.program.regex(regex_id);
             evaluated = true;
             valid &= self.descend(
                 &[KeywordStep::Word("patternProperties"), KeywordStep::Word(regex.pattern())],
@@ -355,6 +371,14 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
         }
         Ok((valid, evaluated, required))
+    }
+
+    /// Whether `key` matches pattern `regex_id`, charged by its length.
+    #[inline]
+    fn pattern_matches(&mut self, regex_id: RegexId, key: &str) -> Result<bool, Exhausted> {
+        let regex = self.program.regex(regex_id);
+        self.meter.charge(regex.cost(key.len()))?;
+        regex.is_match(key).map_err(|_| Exhausted::Regex)
     }
 
     /// A property no `properties`/`patternProperties` entry covers, checked

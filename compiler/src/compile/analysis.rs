@@ -69,12 +69,19 @@ pub(super) fn set_entries(program: &mut Program) {
             Entry::Direct
         } else if f.contains(NodeFlags::MEMO) {
             Entry::Memo
+        } else if !tracks && !dynamic_scope && matches!(program.code.get(code_range(node)), Some([Instr::Ref(_)])) {
+            Entry::Forward
         } else if f.contains(NodeFlags::BOUNDED) && !tracks && !dynamic_scope {
             Entry::Direct
         } else {
             Entry::Full
         };
     }
+}
+
+/// The range of [`Program::code`] holding `node`'s instructions.
+fn code_range(node: &Node) -> std::ops::Range<usize> {
+    node.code_start as usize..node.code_end as usize
 }
 
 /// Every node `id` may apply, in place or to a child or detached value.

@@ -599,6 +599,7 @@ impl<'a> Lowerer<'a, '_> {
                 patterns.push((regex, node));
             }
         }
+        let static_patterns = self.match_names_statically(&mut table, &patterns);
         let mut additional = self.schema(k, "additionalProperties")?;
         let mut additional_keyword = "additionalProperties";
         let property_names = self.schema(k, "propertyNames")?;
@@ -633,6 +634,7 @@ impl<'a> Lowerer<'a, '_> {
                 required: required.into_boxed_slice(),
                 dependents: dependents.into_boxed_slice(),
                 patterns: patterns.into_boxed_slice(),
+                static_patterns,
                 additional,
                 additional_keyword,
                 property_names,
@@ -706,6 +708,42 @@ struct EntryTable {
     names: Vec<Box<str>>,
     entries: Vec<PropertyEntry>,
     index: HashMap<Box<str>, u32>,
+}
+
+/// Most regex matches [`Lowerer::match_names_statically`] runs for one
+/// object (names × patterns); beyond it names are matched at run time.
+const STATIC_MATCHES_MAX: usize = 4096;
+
+impl Lowerer<'_, '_> {
+    /// Matches every name of `table` against `patterns` now, so that the
+    /// VM need not match a name the schema mentions. Returns false (and
+    /// leaves the entries alone) when that is too much work or a pattern
+    /// cannot decide within its limits.
+    fn match_names_statically(&self, table: &mut EntryTable, patterns: &[(RegexId, NodeId)]) -> bool {
+        if patterns.is_empty() {
+            return true;
+        }
+        if table.names.len().saturating_mul(patterns.len()) > STATIC_MATCHES_MAX {
+            return false;
+        }
+        let mut matches = Vec::with_capacity(table.names.len());
+        for name in &table.names {
+            let mut hits = Vec::new();
+            for (i, (regex, _)) in patterns.iter().enumerate() {
+                let Some(re) = self.regexes.get(regex.index()) else { return false };
+                match re.is_match(name) {
+                    Ok(true) => hits.push(u32::try_from(i).unwrap_or(u32::MAX)),
+                    Ok(false) => {}
+                    Err(_) => return false,
+                }
+            }
+            matches.push(hits.into_boxed_slice());
+        }
+        for (entry, hits) in table.entries.iter_mut().zip(matches) {
+            entry.patterns = hits;
+        }
+        true
+    }
 }
 
 impl EntryTable {

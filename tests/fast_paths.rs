@@ -1,0 +1,92 @@
+//! Compile-time shortcuts of the boolean path give the same verdicts as
+//! the error-collecting path: property names matched against
+//! `patternProperties` at compile time, and nodes that forward to a
+//! `$ref` target.
+
+use schemavm::Validator;
+use serde_json::{Value, json};
+
+/// `is_valid` and `iter_errors` agree on every instance.
+fn agree(schema: &Value, instances: &[Value]) -> Vec<bool> {
+    let v = Validator::new(schema).expect("schema compiles");
+    instances
+        .iter()
+        .map(|i| {
+            let quick = v.is_valid(i);
+            assert_eq!(quick, v.iter_errors(i).next().is_none(), "paths disagree on {i}");
+            quick
+        })
+        .collect()
+}
+
+#[test]
+fn declared_names_still_get_their_pattern_schemas() {
+    let schema = json!({
+        "properties": {"x-a": {"type": "string"}, "b": {"type": "string"}},
+        "required": ["x-req"],
+        "patternProperties": {"^x-": {"maxLength": 2}, "a$": {"minLength": 2}},
+        "additionalProperties": false
+    });
+    let verdicts = agree(
+        &schema,
+        &[
+            json!({"x-req": 1, "x-a": "ab"}),
+            json!({"x-req": 1, "x-a": "abc"}),
+            json!({"x-req": 1, "x-a": "a"}),
+            json!({"x-req": "toolong"}),
+            json!({"x-req": 1, "b": "x"}),
+            json!({"x-req": 1, "zz": 1}),
+            json!({"x-req": 1, "x-zz": "ok"}),
+            json!({"x-req": 1, "x-zz": "long"}),
+        ],
+    );
+    assert_eq!(verdicts, [true, false, false, false, true, false, true, false]);
+}
+
+#[test]
+fn many_names_and_patterns_are_matched_at_run_time() {
+    // 100 names × 50 patterns is past the compile-time matching bound.
+    let properties: serde_json::Map<String, Value> =
+        (0..100).map(|i| (format!("p{i}"), json!({"type": "integer"}))).collect();
+    let patterns: serde_json::Map<String, Value> =
+        (0..50).map(|i| (format!("^p{i}$"), json!({"minimum": i}))).collect();
+    let schema = json!({"properties": properties, "patternProperties": patterns, "additionalProperties": false});
+    let verdicts =
+        agree(&schema, &[json!({"p3": 3, "p40": 41}), json!({"p3": 2}), json!({"p49": 48}), json!({"q": 1})]);
+    assert_eq!(verdicts, [true, false, false, false]);
+}
+
+#[test]
+fn reference_chains_are_followed() {
+    let schema = json!({
+        "$defs": {
+            "a": {"$ref": "#/$defs/b"},
+            "b": {"$ref": "#/$defs/c"},
+            "c": {"type": "object", "properties": {"next": {"$ref": "#/$defs/a"}}, "required": ["v"]}
+        },
+        "properties": {"root": {"$ref": "#/$defs/a"}}
+    });
+    let verdicts = agree(
+        &schema,
+        &[
+            json!({"root": {"v": 1, "next": {"v": 2, "next": {"v": 3}}}}),
+            json!({"root": {"v": 1, "next": {"v": 2, "next": {}}}}),
+            json!({"root": 5}),
+            json!({"other": 5}),
+        ],
+    );
+    assert_eq!(verdicts, [true, false, false, true]);
+}
+
+#[test]
+fn forwarding_keeps_fuel_accounting() {
+    // Each hop of the chain costs fuel: a tiny budget runs out.
+    let schema = json!({
+        "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/c"}, "c": {"type": "integer"}},
+        "$ref": "#/$defs/a"
+    });
+    let v = Validator::new(&schema).expect("schema compiles");
+    let tiny = schemavm::Budget { fuel: 1, ..schemavm::Budget::default() };
+    assert!(matches!(v.outcome_with(&json!(1), &tiny), schemavm::Outcome::BudgetExceeded { .. }));
+    assert!(v.is_valid(&json!(1)));
+}
