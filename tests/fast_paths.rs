@@ -90,3 +90,18 @@ fn forwarding_keeps_fuel_accounting() {
     assert!(matches!(v.outcome_with(&json!(1), &tiny), schemavm::Outcome::BudgetExceeded { .. }));
     assert!(v.is_valid(&json!(1)));
 }
+
+#[test]
+fn integer_bounds_compare_as_machine_integers() {
+    let schema = json!({"minimum": -5, "exclusiveMaximum": 10});
+    let verdicts = agree(
+        &schema,
+        &[json!(-5), json!(-6), json!(9), json!(10), json!(9.5), json!(10.0), json!(u64::MAX), json!(i64::MIN)],
+    );
+    assert_eq!(verdicts, [true, false, true, false, true, false, false, false]);
+    let draft4 = json!({"$schema": "http://json-schema.org/draft-04/schema#",
+                        "minimum": 0, "exclusiveMinimum": true, "maximum": u64::MAX});
+    assert_eq!(agree(&draft4, &[json!(0), json!(1), json!(u64::MAX)]), [false, true, true]);
+    let fractional = json!({"maximum": 2.5});
+    assert_eq!(agree(&fractional, &[json!(2), json!(3), json!(2.5)]), [true, false, true]);
+}

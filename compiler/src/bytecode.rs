@@ -328,9 +328,45 @@ pub struct NumberChecks {
     /// Exclusive bounds came from draft-04's boolean form: report them
     /// under `minimum`/`maximum`.
     pub draft4_exclusive: bool,
+    /// The checks as an inclusive range for integer instances, when every
+    /// bound is an integer and there is no `multipleOf` (set by
+    /// [`NumberChecks::seal`]): the boolean path then compares machine
+    /// integers instead of [`Num`]s.
+    pub integer_range: Option<(i128, i128)>,
 }
 
 impl NumberChecks {
+    /// Derives [`NumberChecks::integer_range`] from the bounds.
+    pub fn seal(&mut self) {
+        fn int(n: &Option<Num>) -> Option<Option<i128>> {
+            match n {
+                None => Some(None),
+                Some(Num::Int(i)) => Some(Some(*i)),
+                Some(_) => None,
+            }
+        }
+        self.integer_range = (|| {
+            if self.multiple_of.is_some() {
+                return None;
+            }
+            let mut lo = i128::MIN;
+            let mut hi = i128::MAX;
+            if let Some(m) = int(&self.minimum)? {
+                lo = lo.max(m);
+            }
+            if let Some(m) = int(&self.exclusive_minimum)? {
+                lo = lo.max(m.checked_add(1)?);
+            }
+            if let Some(m) = int(&self.maximum)? {
+                hi = hi.min(m);
+            }
+            if let Some(m) = int(&self.exclusive_maximum)? {
+                hi = hi.min(m.checked_sub(1)?);
+            }
+            Some((lo, hi))
+        })();
+    }
+
     /// Whether `x` satisfies every bound and `multipleOf`.
     #[inline]
     pub fn admits(&self, x: &Num) -> bool {

@@ -148,7 +148,7 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     keyword_path: Vec<KeywordStep<'p>>,
     current: NodeId,
     /// A reusable string value for checking property names.
-    name_scratch: Value,
+    name_scratch: Option<Box<Value>>,
     /// `integer` excludes integral floats (draft-04).
     strict_integers: bool,
     /// The program resolves references through the dynamic scope.
@@ -177,7 +177,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             instance_path: Vec::new(),
             keyword_path: Vec::new(),
             current: program.root(),
-            name_scratch: Value::Null,
+            name_scratch: None,
             strict_integers: program.flags().strict_integers,
             dynamic_scope: program.flags().uses_dynamic_scope,
             memo: memo::Memo::default(),
@@ -616,7 +616,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             instance_path: Vec::new(),
             keyword_path: Vec::new(),
             current: self.current,
-            name_scratch: Value::Null,
+            name_scratch: None,
             strict_integers: self.strict_integers,
             dynamic_scope: self.dynamic_scope,
             memo: memo::Memo::default(),

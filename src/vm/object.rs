@@ -349,8 +349,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if let Some(node) = c.property_names {
             // The name is checked as a string value; the VM keeps one
             // buffer for it, so this allocates at most once per validation.
-            let mut name = std::mem::take(&mut self.name_scratch);
-            match &mut name {
+            let mut name = self.name_scratch.take().unwrap_or_else(|| Box::new(Value::String(String::new())));
+            match &mut *name {
                 Value::String(buf) => {
                     buf.clear();
                     buf.push_str(key);
@@ -358,7 +358,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 other => *other = Value::String(key.to_string()),
             }
             let checked = self.descend(&[KeywordStep::Word("propertyNames")], at, |vm| vm.detached(node, &name));
-            self.name_scratch = name;
+            self.name_scratch = Some(name);
             let (ok, errors) = checked?;
             if !ok {
                 valid = false;

@@ -108,6 +108,15 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     #[inline]
     pub(super) fn check_number(&mut self, c: &'p NumberChecks, n: &'v Number) -> Flow {
+        if !self.collecting() {
+            if let Some((lo, hi)) = c.integer_range {
+                let int = n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from));
+                if let Some(i) = int {
+                    self.meter.charge(1)?;
+                    return Ok(lo <= i && i <= hi);
+                }
+            }
+        }
         let x = Num::from_json(n);
         self.meter.charge(x.work())?;
         if !self.collecting() {

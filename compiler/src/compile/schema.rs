@@ -362,6 +362,7 @@ impl<'a> Lowerer<'a, '_> {
             || c.multiple_of.is_some()
         {
             let id = NumberId(u32::try_from(self.numbers.len()).map_err(|_| internal("numbers"))?);
+            c.seal();
             self.numbers.push(c);
             self.code.push(Instr::Number(id));
         }
