@@ -154,6 +154,44 @@ impl TypeSet {
     }
 }
 
+/// A cheap fingerprint of `value` looking one level deep: values that are
+/// [`equal`] have equal fingerprints (numbers by their `f64` value with
+/// `-0` as `0`, objects member order aside), so comparing fingerprints
+/// first skips most comparisons of unequal values. Work: the number of
+/// members of an object (at most four items of an array).
+pub fn fingerprint(value: &Value) -> u64 {
+    fn mix(a: u64, b: u64) -> u64 {
+        (a.rotate_left(23) ^ b).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+    fn string_bits(s: &str) -> u64 {
+        let b = s.as_bytes();
+        let word = |at: usize| b.get(at..at + 8).and_then(|w| w.try_into().ok()).map_or(0, u64::from_le_bytes);
+        match b.len() {
+            0..8 => b.iter().fold(b.len() as u64, |h, &x| h << 8 | u64::from(x)),
+            n => mix(mix(n as u64, word(0)), word(n - 8)),
+        }
+    }
+    fn shallow(v: &Value) -> u64 {
+        match v {
+            Value::Null => 1,
+            Value::Bool(b) => 2 + u64::from(*b),
+            Value::Number(n) => {
+                let f = n.as_f64().unwrap_or(0.0);
+                mix(4, if f == 0.0 { 0 } else { f.to_bits() })
+            }
+            Value::String(s) => mix(5, string_bits(s)),
+            Value::Array(a) => mix(6, a.len() as u64),
+            Value::Object(m) => mix(7, m.len() as u64),
+        }
+    }
+    match value {
+        Value::Array(a) => a.iter().take(4).fold(shallow(value), |h, x| mix(h, shallow(x))),
+        // Summed, so member order does not matter.
+        Value::Object(m) => m.iter().fold(shallow(value), |h, (k, v)| h.wrapping_add(mix(string_bits(k), shallow(v)))),
+        _ => shallow(value),
+    }
+}
+
 /// JSON equality: numbers by mathematical value, objects regardless of key order.
 #[inline]
 pub fn equal(a: &Value, b: &Value) -> bool {
@@ -368,6 +406,27 @@ mod tests {
     use super::*;
     use serde_json::json;
     use std::collections::hash_map::RandomState;
+
+    #[test]
+    fn equal_values_have_equal_fingerprints() {
+        let pairs = [
+            (json!(1), json!(1.0)),
+            (json!(0), json!(-0.0)),
+            (json!({"a": 1, "b": [1, 2]}), json!({"b": [1.0, 2], "a": 1.0})),
+            (json!("a long string value"), json!("a long string value")),
+            (json!([{"x": null}, true]), json!([{"x": null}, true])),
+        ];
+        for (a, b) in &pairs {
+            assert!(equal(a, b));
+            assert_eq!(fingerprint(a), fingerprint(b), "{a} vs {b}");
+        }
+        let different = [json!({"$ref": "#/p/a"}), json!({"$ref": "#/p/b"}), json!("x"), json!(["x"]), json!(null)];
+        for (i, a) in different.iter().enumerate() {
+            for b in different.iter().skip(i + 1) {
+                assert_ne!(fingerprint(a), fingerprint(b), "{a} vs {b}");
+            }
+        }
+    }
 
     #[test]
     fn equality_is_json_equality() {

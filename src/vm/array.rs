@@ -253,9 +253,14 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 return Ok(None);
             }
-            for (i, a) in items.iter().enumerate() {
-                for (j, b) in items.iter().enumerate().skip(i + 1) {
-                    if value::equal(a, b) {
+            // Anything else: fingerprints first, full comparison only when
+            // they agree.
+            let members: usize = items.iter().map(|v| v.as_object().map_or(1, |m| m.len())).sum();
+            self.meter.charge(members as u64)?;
+            let prints: SmallVec<[u64; PAIRWISE_MAX]> = items.iter().map(value::fingerprint).collect();
+            for (i, (a, pa)) in items.iter().zip(&prints).enumerate() {
+                for (j, (b, pb)) in items.iter().zip(&prints).enumerate().skip(i + 1) {
+                    if pa == pb && value::equal(a, b) {
                         return Ok(Some((i, j)));
                     }
                 }

@@ -117,6 +117,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         whole: &'v Value,
         ev: &mut Evaluated,
     ) -> Flow {
+        if map.len() < c.required.len() {
+            // Too few properties for the required names: no scan needed.
+            return Ok(false);
+        }
         let mut required_seen = 0usize;
         let mut buffer: [Option<(NodeId, &'v Value)>; DEFERRED_INLINE] = [None; DEFERRED_INLINE];
         let mut deferred = 0usize;
