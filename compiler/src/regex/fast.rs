@@ -81,8 +81,8 @@ pub struct Run {
 enum Members {
     /// Every scalar value: only the length matters.
     Everything,
-    /// A set, with a bitmap for the ASCII range.
-    Set { ascii: u128, class: ClassUnicode },
+    /// A set, with a membership table for the ASCII range.
+    Set { ascii: Box<[bool; 128]>, class: ClassUnicode },
 }
 
 impl Members {
@@ -90,7 +90,10 @@ impl Members {
         if complement(&class).ranges().is_empty() {
             return Members::Everything;
         }
-        let ascii = (0u8..128).filter(|&b| class_contains(&class, char::from(b))).fold(0u128, |m, b| m | (1 << b));
+        let mut ascii = Box::new([false; 128]);
+        for (b, member) in (0u8..).zip(ascii.iter_mut()) {
+            *member = class_contains(&class, char::from(b));
+        }
         Members::Set { ascii, class }
     }
 
@@ -98,7 +101,7 @@ impl Members {
         match self {
             Members::Everything => true,
             Members::Set { ascii, class } => match u32::from(c) {
-                code @ 0..128 => ascii & (1u128 << code) != 0,
+                code @ 0..128 => ascii[(code & 0x7f) as usize],
                 _ => class_contains(class, c),
             },
         }
@@ -194,7 +197,9 @@ impl FastPath {
             }
             FastPath::Literal { text, .. } => text.len(),
             FastPath::Run(Run { members: Members::Everything, .. }) => 0,
-            FastPath::Run(Run { members: Members::Set { class, .. }, .. }) => std::mem::size_of_val(class.ranges()),
+            FastPath::Run(Run { members: Members::Set { class, .. }, .. }) => {
+                128 + std::mem::size_of_val(class.ranges())
+            }
         }
     }
 }
@@ -207,6 +212,14 @@ impl Run {
                 if let Members::Everything = members {
                     let count = haystack.chars().count() as u64;
                     return count >= self.min && self.max.is_none_or(|max| count <= max);
+                }
+                if let (Members::Set { ascii, .. }, true) = (members, haystack.is_ascii()) {
+                    // One byte per character: the length is the count, and
+                    // each byte is looked up in the bitmap.
+                    let count = haystack.len() as u64;
+                    return count >= self.min
+                        && self.max.is_none_or(|max| count <= max)
+                        && haystack.bytes().all(|b| ascii[usize::from(b & 0x7f)]);
                 }
                 let mut count = 0u64;
                 for c in haystack.chars() {
