@@ -92,27 +92,36 @@ fn detached_entries(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
 
 /// Runs the analysis: sets [`NodeFlags::MEMO`], records [`NodeCost`]s and
 /// enforces the fan-out and in-place depth limits.
+///
+/// An entry that is a chain of lone `$ref`s costs its chain plus its
+/// target's location, so each target is walked once however many entries
+/// reference it (large schemas reference one big `oneOf` from hundreds of
+/// places).
 pub(super) fn analyze(program: &mut Program, limits: &Limits) -> Result<(), CompileError> {
     let n = program.nodes.len();
     let mut memo = vec![false; n];
     let mut costs = vec![NodeCost::default(); n];
     let mut walk = Walk { work: 0, max_work: limits.max_analysis_work, succ: Vec::new() };
+    let mut walked: HashMap<NodeId, NodeCost> = HashMap::new();
     for entry in entries(program) {
-        let (cost, landings) = walk
-            .location(program, &[(entry, 1)], &mut memo)
-            .map_err(|w| limit(program, entry, "max_analysis_work", w, limits.max_analysis_work))?;
+        let (target, hops) = forwarded(program, entry);
+        let target_cost = match walked.get(&target) {
+            Some(c) => *c,
+            None => {
+                let c = walk_entry(program, &mut walk, target, &mut memo, limits)?;
+                walked.insert(target, c);
+                c
+            }
+        };
+        let cost = NodeCost {
+            fan_out: target_cost.fan_out.saturating_add(hops),
+            unmemoized_fan_out: target_cost.unmemoized_fan_out.saturating_add(hops),
+            in_place_depth: target_cost.in_place_depth.saturating_add(u32::try_from(hops).unwrap_or(u32::MAX)),
+        };
         if let Some(c) = costs.get_mut(entry.index()) {
             *c = cost;
         }
         check(program, entry, cost, limits)?;
-        // Children that several applications reach: evaluate them as one
-        // location, so nodes reached twice there are memoized too.
-        for group in coinciding_groups(&landings) {
-            let (cost, _) = walk
-                .location(program, &group, &mut memo)
-                .map_err(|w| limit(program, entry, "max_analysis_work", w, limits.max_analysis_work))?;
-            check(program, entry, cost, limits)?;
-        }
     }
     for (node, m) in program.nodes.iter_mut().zip(memo) {
         if m && !node.flags.contains(NodeFlags::ALWAYS_VALID) {
@@ -121,6 +130,42 @@ pub(super) fn analyze(program: &mut Program, limits: &Limits) -> Result<(), Comp
     }
     program.costs = costs;
     Ok(())
+}
+
+/// The location of one entry and of the children several of its
+/// applications reach (evaluated as one location, so nodes reached twice
+/// there are memoized too). Returns the entry's cost.
+fn walk_entry(
+    program: &Program,
+    walk: &mut Walk,
+    entry: NodeId,
+    memo: &mut [bool],
+    limits: &Limits,
+) -> Result<NodeCost, CompileError> {
+    let too_much = |w| limit(program, entry, "max_analysis_work", w, limits.max_analysis_work);
+    let (cost, landings) = walk.location(program, &[(entry, 1)], memo).map_err(too_much)?;
+    check(program, entry, cost, limits)?;
+    for group in coinciding_groups(&landings, walk).map_err(too_much)? {
+        let (cost, _) = walk.location(program, &group, memo).map_err(too_much)?;
+        check(program, entry, cost, limits)?;
+    }
+    Ok(cost)
+}
+
+/// Follows `id` through nodes whose only instruction is a `$ref`: the
+/// node reached and the number of hops. (In-place chains are acyclic
+/// once unguarded recursion is ruled out; the bound is a safeguard.)
+fn forwarded(program: &Program, id: NodeId) -> (NodeId, u64) {
+    let mut at = id;
+    let mut hops = 0u64;
+    while let [Instr::Ref(next)] = program.code(at) {
+        if hops >= program.nodes.len() as u64 {
+            break;
+        }
+        at = *next;
+        hops += 1;
+    }
+    (at, hops)
 }
 
 fn check(program: &Program, at: NodeId, cost: NodeCost, limits: &Limits) -> Result<(), CompileError> {
@@ -170,36 +215,58 @@ type Landings<'p> = Vec<(Child<'p>, NodeId, u64)>;
 /// more than one evaluation: as (node, evaluations) roots of a location.
 /// A group is a named child (a property or index) with the wildcard
 /// applications of its kind, or a wildcard kind alone.
-fn coinciding_groups(landings: &Landings<'_>) -> Vec<Vec<(NodeId, u64)>> {
-    let mut identities: Vec<Child<'_>> = vec![Child::AnyKey, Child::AnyItem];
-    let mut seen = std::collections::HashSet::new();
-    for (c, _, _) in landings {
-        if matches!(c, Child::Key(_) | Child::Index(_)) && seen.insert(*c) {
-            identities.push(*c);
-        }
-    }
-    let mut groups = Vec::new();
-    for identity in identities {
-        let wildcard = match identity {
-            Child::Key(_) | Child::AnyKey => Child::AnyKey,
-            Child::Index(_) | Child::AnyItem => Child::AnyItem,
-        };
-        let mut roots: Vec<(NodeId, u64)> = Vec::new();
-        let mut total = 0u64;
-        for (c, node, weight) in landings {
-            if *c == identity || *c == wildcard {
-                total = total.saturating_add(*weight);
-                match roots.iter_mut().find(|(n, _)| n == node) {
-                    Some((_, w)) => *w = w.saturating_add(*weight),
-                    None => roots.push((*node, *weight)),
+/// Building them is charged to the walk's work (`Err` when it runs out).
+fn coinciding_groups(landings: &Landings<'_>, walk: &mut Walk) -> Result<Vec<Vec<(NodeId, u64)>>, u64> {
+    // Landings by child, in first-seen order; wildcards by kind.
+    let mut named: Vec<(Child<'_>, Vec<(NodeId, u64)>)> = Vec::new();
+    let mut slot: HashMap<Child<'_>, usize> = HashMap::new();
+    let (mut any_key, mut any_item) = (Vec::new(), Vec::new());
+    for &(c, node, weight) in landings {
+        match c {
+            Child::AnyKey => any_key.push((node, weight)),
+            Child::AnyItem => any_item.push((node, weight)),
+            Child::Key(_) | Child::Index(_) => {
+                let i = *slot.entry(c).or_insert_with(|| {
+                    named.push((c, Vec::new()));
+                    named.len() - 1
+                });
+                if let Some((_, list)) = named.get_mut(i) {
+                    list.push((node, weight));
                 }
             }
         }
-        if total >= 2 {
-            groups.push(roots);
-        }
     }
-    groups
+    let mut groups = Vec::new();
+    let mut add = |parts: [&[(NodeId, u64)]; 2]| -> Result<(), u64> {
+        walk.work = walk.work.saturating_add(parts.iter().map(|p| p.len() as u64).sum());
+        if walk.work > walk.max_work {
+            return Err(walk.work);
+        }
+        let total = parts.iter().flat_map(|p| p.iter()).fold(0u64, |t, (_, w)| t.saturating_add(*w));
+        if total < 2 {
+            return Ok(());
+        }
+        let mut roots: Vec<(NodeId, u64)> = Vec::new();
+        let mut at: HashMap<NodeId, usize> = HashMap::new();
+        for &(node, weight) in parts.iter().flat_map(|p| p.iter()) {
+            match at.get(&node).and_then(|&i| roots.get_mut(i)) {
+                Some((_, w)) => *w = w.saturating_add(weight),
+                None => {
+                    at.insert(node, roots.len());
+                    roots.push((node, weight));
+                }
+            }
+        }
+        groups.push(roots);
+        Ok(())
+    };
+    add([&any_key, &[]])?;
+    add([&any_item, &[]])?;
+    for (c, list) in &named {
+        let wildcard = if matches!(c, Child::Key(_)) { &any_key } else { &any_item };
+        add([list, wildcard])?;
+    }
+    Ok(groups)
 }
 
 /// The per-location walk, with the analysis's work accounting.
