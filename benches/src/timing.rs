@@ -12,7 +12,7 @@ const MIN_BATCHES: usize = 3;
 /// Median nanoseconds per call of `f`, over batches of calls sized so that
 /// the whole measurement takes about `budget`. The calls that size the
 /// batches double as warm-up, except that a single call longer than a
-/// batch counts as the first of at least [`MIN_BATCHES`] samples.
+/// batch counts as the first of at least three samples.
 pub fn ns_per_call(budget: Duration, mut f: impl FnMut() -> usize) -> f64 {
     let target = budget / BATCHES;
     let mut samples = Vec::new();
