@@ -6,9 +6,10 @@
 //! once, by the counting allocator installed here).
 //!
 //! `SCHEMAVM_BENCH_QUICK=1` shortens measurement (for a smoke run). A
-//! criterion filter selects benchmarks; the table shows the rows that ran
-//! (and all memory rows).
+//! criterion filter selects benchmarks; the table shows the rows that ran,
+//! and the memory rows of the cases whose compile rows ran.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -48,9 +49,24 @@ fn main() {
         group.finish();
     }
     c.final_summary();
-    let lines: Vec<_> =
-        rows.iter().map(|row| row.measure(|peer, _| median_ns(&out, &row.name, peer.name(), started))).collect();
-    print_table(&lines.into_iter().filter(|l| l.values.iter().any(Option::is_some)).collect::<Vec<_>>());
+    // Rows this run measured: the timed ones criterion ran (a filter may
+    // have left some out), and the memory rows of the cases whose compile
+    // rows it ran.
+    let mut compiled = HashSet::new();
+    let mut lines = Vec::new();
+    for row in &rows {
+        if row.kind == Kind::Memory && !compiled.contains(&row.case) {
+            continue;
+        }
+        let line = row.measure(|peer, _| median_ns(&out, &row.name, peer.name(), started));
+        if line.values.iter().any(Option::is_some) {
+            if row.kind == Kind::Compile {
+                compiled.insert(&row.case);
+            }
+            lines.push(line);
+        }
+    }
+    print_table(&lines);
 }
 
 /// The median estimate, in nanoseconds, criterion recorded for a

@@ -276,6 +276,8 @@ impl Kind {
 pub struct Row<'a> {
     /// The name (also the criterion group).
     pub name: String,
+    /// The case (schema, or set of schemas) the row is about.
+    pub case: String,
     /// The kind.
     pub kind: Kind,
     /// Whether the row counts toward the geometric mean (`is_valid` over
@@ -442,7 +444,7 @@ impl<'a> Rows<'a> {
     ) {
         let name = kind.row_name(case, instance);
         if selects(self.filter, &name) {
-            self.rows.push(Row { name, kind, in_geomean, outcome, tasks });
+            self.rows.push(Row { name, case: case.to_string(), kind, in_geomean, outcome, tasks });
         }
     }
 
