@@ -8,6 +8,10 @@
 //!
 //! `FILTER` selects the rows whose name contains it (e.g. `iter_errors`,
 //! `fhir`, `mcp`). Progress goes to stderr, the markdown table to stdout.
+//! Times are the thread's CPU time on 64-bit Linux (see
+//! [`schemavm_benches::timing`]), so other work on the machine disturbs
+//! them less than criterion's wall-clock times; compare runs of `report`
+//! with each other.
 
 use std::time::Duration;
 
