@@ -1,13 +1,32 @@
 //! Shared pieces of the benchmarks: where the benchmark data is, the
-//! cases it lists, and the three validators behind one interface.
+//! three validators behind one interface, the rows of the table (what
+//! each row measures, per peer) and the table itself. The criterion bench
+//! (`benches/validation.rs`) and the quick `report` binary measure the
+//! same [`Row`]s, and differ only in how they time a [`Work`].
 //!
 //! The data is found through `SCHEMAVM_BENCH_DATA`, else a
 //! `benches/bench-data` checkout, else `../shared/bench-data` beside the
 //! repository.
+//!
+//! Rows, in table order:
+//! - per case of `cases.json`: `is_valid-CASE-INSTANCE` per instance
+//!   (these make the geometric mean), `iter_errors-CASE-INSTANCE` for an
+//!   instance some peer finds invalid, `compile-CASE` and `memory-CASE`
+//!   (heap bytes retained by the compiled validator);
+//! - per case of `errors.json` (all invalid): `is_valid-NAME-invalid` and
+//!   `iter_errors-NAME-invalid`;
+//! - the MCP shape ([`mcp`]): `is_valid-mcp-calls` (all [`mcp::CALLS`]
+//!   calls against the ten compiled tools), `compile-mcp` and `memory-mcp`
+//!   (all ten).
 
+pub mod mcp;
+pub mod memory;
+pub mod timing;
+
+use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// The benchmark data directory.
 pub fn data_dir() -> Result<PathBuf, String> {
@@ -31,11 +50,22 @@ pub fn read(dir: &Path, name: &str) -> Result<Value, String> {
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// Which list a case comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// `cases.json`: real-world schemas and documents.
+    Cases,
+    /// `errors.json`: small schemas with an invalid instance each.
+    Errors,
+}
+
 /// One schema and the instances to validate against it.
 #[derive(Debug)]
 pub struct Case {
     /// Short name (e.g. `swagger`).
     pub name: String,
+    /// The list it comes from.
+    pub source: Source,
     /// The schema.
     pub schema: Value,
     /// `(name, instance)` pairs.
@@ -61,7 +91,22 @@ pub fn cases(dir: &Path) -> Result<Vec<Case>, String> {
                     Ok((stem, read(dir, file)?))
                 })
                 .collect::<Result<Vec<_>, String>>()?;
-            Ok(Case { name, schema, instances })
+            Ok(Case { name, source: Source::Cases, schema, instances })
+        })
+        .collect()
+}
+
+/// The cases listed in `errors.json` (`{name, schema, instance}` each),
+/// their instance named `invalid`.
+pub fn error_cases(dir: &Path) -> Result<Vec<Case>, String> {
+    let list = read(dir, "errors.json")?;
+    let list = list.as_array().ok_or("errors.json: expected an array")?;
+    list.iter()
+        .map(|c| {
+            let field = |k: &str| c.get(k).cloned().ok_or_else(|| format!("errors.json: a case without {k}"));
+            let name = field("name")?.as_str().ok_or("errors.json: name must be a string")?.to_string();
+            let instances = vec![("invalid".to_string(), field("instance")?)];
+            Ok(Case { name, source: Source::Errors, schema: field("schema")?, instances })
         })
         .collect()
 }
@@ -78,7 +123,7 @@ pub enum Peer {
 }
 
 impl Peer {
-    /// All peers, schemavm first.
+    /// All peers, schemavm first; per-peer arrays follow this order.
     pub const ALL: [Peer; 3] = [Peer::Schemavm, Peer::Jsonschema, Peer::Boon];
 
     /// The crate name.
@@ -90,7 +135,7 @@ impl Peer {
         }
     }
 
-    /// Compiles `schema`; the result answers `is_valid`.
+    /// Compiles `schema` with default options.
     pub fn compile(self, schema: &Value) -> Result<Compiled, String> {
         match self {
             Peer::Schemavm => schemavm::Validator::new(schema).map(Compiled::Schemavm).map_err(|e| e.to_string()),
@@ -104,6 +149,24 @@ impl Peer {
                 Ok(Compiled::Boon(Box::new(schemas), index))
             }
         }
+    }
+
+    /// Compiles every schema of `schemas`, all or nothing.
+    pub fn compile_all(self, schemas: &[Value]) -> Result<Vec<Compiled>, String> {
+        schemas.iter().map(|s| self.compile(s)).collect()
+    }
+
+    /// Heap bytes retained by `schemas` compiled ([`memory::retained`];
+    /// `None` without the counting allocator). A schema of the same
+    /// dialect with no keywords is compiled first, so that one-time global
+    /// set-up (meta-schemas and the like) is not counted.
+    pub fn retained_bytes(self, schemas: &[Value]) -> Option<usize> {
+        let dialect = match schemas.first().and_then(|s| s.get("$schema")) {
+            Some(uri) => json!({ "$schema": uri }),
+            None => json!({}),
+        };
+        drop(self.compile(&dialect));
+        memory::retained(|| self.compile_all(schemas))
     }
 }
 
@@ -129,16 +192,386 @@ impl Compiled {
         }
     }
 
-    /// The number of errors reported for `instance`.
-    #[inline]
+    /// The number of errors reported for `instance`, all of them
+    /// collected: schemavm's and jsonschema's `iter_errors`, boon's error
+    /// tree (`validate`'s error path) counted by its leaves.
+    #[inline(never)]
     pub fn error_count(&self, instance: &Value) -> usize {
+        fn leaves(e: &boon::ValidationError<'_, '_>) -> usize {
+            if e.causes.is_empty() { 1 } else { e.causes.iter().map(leaves).sum() }
+        }
         match self {
             Compiled::Schemavm(v) => v.iter_errors(instance).count(),
             Compiled::Jsonschema(v) => v.iter_errors(instance).count(),
-            Compiled::Boon(s, i) => match s.validate(instance, *i) {
-                Ok(()) => 0,
-                Err(e) => e.causes.len().max(1),
-            },
+            Compiled::Boon(s, i) => s.validate(instance, *i).err().map_or(0, |e| leaves(&e)),
         }
+    }
+}
+
+/// What one timed measurement runs, for one peer.
+pub enum Work<'a> {
+    /// `is_valid` of one instance.
+    IsValid(&'a Compiled, &'a Value),
+    /// All errors of one instance ([`Compiled::error_count`]).
+    IterErrors(&'a Compiled, &'a Value),
+    /// Compiling (and dropping) each schema.
+    Compile(Peer, &'a [Value]),
+    /// `is_valid` of each call against its tool's validator.
+    ValidateCalls(&'a [Compiled], &'a [mcp::Call]),
+}
+
+impl Work<'_> {
+    /// Runs once; the result (a verdict or count) is for `black_box`.
+    #[inline]
+    pub fn run(&self) -> usize {
+        match *self {
+            Work::IsValid(v, instance) => usize::from(v.is_valid(black_box(instance))),
+            Work::IterErrors(v, instance) => v.error_count(black_box(instance)),
+            Work::Compile(peer, schemas) => schemas.iter().filter(|s| peer.compile(black_box(s)).is_ok()).count(),
+            Work::ValidateCalls(validators, calls) => {
+                calls.iter().filter(|c| validators[c.tool].is_valid(black_box(&c.arguments))).count()
+            }
+        }
+    }
+}
+
+/// What a row measures for one peer.
+pub enum Task<'a> {
+    /// The time of a [`Work`].
+    Time(Work<'a>),
+    /// [`Peer::retained_bytes`] of schemas.
+    Memory(Peer, &'a [Value]),
+}
+
+/// The kind of a row (the first part of its name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `is_valid` time.
+    IsValid,
+    /// Time to collect all errors.
+    IterErrors,
+    /// Compile time.
+    Compile,
+    /// Heap bytes retained after compiling.
+    Memory,
+}
+
+impl Kind {
+    /// The row name of this kind for `case` (and `instance`).
+    fn row_name(self, case: &str, instance: Option<&str>) -> String {
+        let prefix = match self {
+            Kind::IsValid => "is_valid",
+            Kind::IterErrors => "iter_errors",
+            Kind::Compile => "compile",
+            Kind::Memory => "memory",
+        };
+        match instance {
+            Some(i) => format!("{prefix}-{case}-{i}"),
+            None => format!("{prefix}-{case}"),
+        }
+    }
+}
+
+/// One row of the table, ready to measure.
+pub struct Row<'a> {
+    /// The name (also the criterion group).
+    pub name: String,
+    /// The case (schema, or set of schemas) the row is about.
+    pub case: String,
+    /// The kind.
+    pub kind: Kind,
+    /// Whether the row counts toward the geometric mean (`is_valid` over
+    /// `cases.json`).
+    pub in_geomean: bool,
+    /// What the peers answered (verdict, error or valid count), noting
+    /// disagreements; empty for compile and memory rows.
+    pub outcome: String,
+    /// Per peer ([`Peer::ALL`] order); `None` when it does not compile the schema.
+    pub tasks: [Option<Task<'a>>; 3],
+}
+
+impl<'a> Row<'a> {
+    /// The peers with a timed task, and the work to time.
+    pub fn timed(&self) -> impl Iterator<Item = (Peer, &Work<'a>)> {
+        Peer::ALL.into_iter().zip(&self.tasks).filter_map(|(p, t)| match t {
+            Some(Task::Time(w)) => Some((p, w)),
+            _ => None,
+        })
+    }
+
+    /// Measures the row: memory directly, timed work by `time`
+    /// (nanoseconds per run, `None` if unknown).
+    pub fn measure(&self, mut time: impl FnMut(Peer, &Work<'a>) -> Option<f64>) -> Line {
+        let values = std::array::from_fn(|k| match &self.tasks[k] {
+            None => None,
+            Some(Task::Time(w)) => time(Peer::ALL[k], w),
+            Some(Task::Memory(peer, schemas)) => peer.retained_bytes(schemas).map(|b| b as f64),
+        });
+        Line {
+            name: self.name.clone(),
+            kind: self.kind,
+            in_geomean: self.in_geomean,
+            outcome: self.outcome.clone(),
+            values,
+        }
+    }
+}
+
+/// A measured row.
+#[derive(Debug, Clone)]
+pub struct Line {
+    /// The row name.
+    pub name: String,
+    /// The kind (memory rows hold bytes, the others nanoseconds).
+    pub kind: Kind,
+    /// Whether it counts toward the geometric mean.
+    pub in_geomean: bool,
+    /// What the peers answered.
+    pub outcome: String,
+    /// Per peer, in [`Peer::ALL`] order.
+    pub values: [Option<f64>; 3],
+}
+
+/// Per-peer compile results, in [`Peer::ALL`] order.
+type PerPeer<T> = [Result<T, String>; 3];
+
+/// Everything the rows measure: the data, and the validators compiled
+/// once for the rows that a filter selects.
+pub struct Suite {
+    filter: Option<String>,
+    cases: Vec<(Case, Option<PerPeer<Compiled>>)>,
+    tools: Vec<Value>,
+    calls: Vec<mcp::Call>,
+    tool_validators: Option<PerPeer<Vec<Compiled>>>,
+}
+
+impl Suite {
+    /// Loads the data in `dir` and compiles what the rows whose name
+    /// contains `filter` (all rows without one) need. Compile errors are
+    /// reported on stderr; such a peer has no task in the rows.
+    pub fn load(dir: &Path, filter: Option<&str>) -> Result<Suite, String> {
+        let wanted = |kind: Kind, case: &str, instance: Option<&str>| selects(filter, &kind.row_name(case, instance));
+        let compile = |name: &str, schemas: &[Value]| {
+            Peer::ALL.map(|p| {
+                p.compile_all(schemas)
+                    .inspect_err(|e| eprintln!("{name}: {} does not compile the schema: {e}", p.name()))
+            })
+        };
+        let mut cases = cases(dir)?;
+        cases.extend(error_cases(dir)?);
+        let cases = cases
+            .into_iter()
+            .map(|case| {
+                let needed = case.instances.iter().any(|(i, _)| {
+                    [Kind::IsValid, Kind::IterErrors].into_iter().any(|k| wanted(k, &case.name, Some(i)))
+                }) || (case.source == Source::Cases
+                    && [Kind::Compile, Kind::Memory].into_iter().any(|k| wanted(k, &case.name, None)));
+                let compiled = needed.then(|| {
+                    compile(&case.name, std::slice::from_ref(&case.schema)).map(|r| r.map(|mut v| v.remove(0)))
+                });
+                (case, compiled)
+            })
+            .collect();
+        let tools = mcp::tools();
+        let calls = mcp::calls(&tools);
+        let needed = wanted(Kind::IsValid, MCP, Some(MCP_CALLS))
+            || [Kind::Compile, Kind::Memory].into_iter().any(|k| wanted(k, MCP, None));
+        let tool_validators = needed.then(|| compile(MCP, &tools));
+        Ok(Suite { filter: filter.map(str::to_string), cases, tools, calls, tool_validators })
+    }
+
+    /// The rows selected by the filter, in table order.
+    pub fn rows(&self) -> Vec<Row<'_>> {
+        let mut rows = Rows { filter: self.filter.as_deref(), rows: Vec::new() };
+        for (case, compiled) in &self.cases {
+            let Some(compiled) = compiled else { continue };
+            let geomean = case.source == Source::Cases;
+            for (instance_name, instance) in &case.instances {
+                let at = (case.name.as_str(), Some(instance_name.as_str()));
+                let verdicts = each_ok(compiled, |v| v.is_valid(instance));
+                let tasks = each_ok(compiled, |v| Task::Time(Work::IsValid(v, instance)));
+                rows.push(Kind::IsValid, at, geomean, outcome(&verdicts), tasks);
+                if verdicts.contains(&Some(false)) {
+                    let counts = each_ok(compiled, |v| match v.error_count(instance) {
+                        1 => "1 error".to_string(),
+                        n => format!("{n} errors"),
+                    });
+                    let tasks = each_ok(compiled, |v| Task::Time(Work::IterErrors(v, instance)));
+                    rows.push(Kind::IterErrors, at, false, outcome(&counts), tasks);
+                }
+            }
+            if case.source == Source::Cases {
+                rows.compile_and_memory(&case.name, compiled, std::slice::from_ref(&case.schema));
+            }
+        }
+        if let Some(validators) = &self.tool_validators {
+            let counts = each_ok(validators, |v| {
+                format!("{} calls, {} valid", self.calls.len(), Work::ValidateCalls(v, &self.calls).run())
+            });
+            let tasks = each_ok(validators, |v| Task::Time(Work::ValidateCalls(v, &self.calls)));
+            rows.push(Kind::IsValid, (MCP, Some(MCP_CALLS)), false, outcome(&counts), tasks);
+            rows.compile_and_memory(MCP, validators, &self.tools);
+        }
+        rows.rows
+    }
+}
+
+/// The case name of the MCP rows.
+const MCP: &str = "mcp";
+/// The instance name of the MCP `is_valid` row.
+const MCP_CALLS: &str = "calls";
+
+/// Whether a row named `name` is selected by `filter`.
+fn selects(filter: Option<&str>, name: &str) -> bool {
+    filter.is_none_or(|f| name.contains(f))
+}
+
+/// Rows being assembled, the filter applied.
+struct Rows<'a> {
+    filter: Option<&'a str>,
+    rows: Vec<Row<'a>>,
+}
+
+impl<'a> Rows<'a> {
+    /// Adds the row of `kind` at `(case, instance)` if the filter selects it.
+    fn push(
+        &mut self,
+        kind: Kind,
+        (case, instance): (&str, Option<&str>),
+        in_geomean: bool,
+        outcome: String,
+        tasks: [Option<Task<'a>>; 3],
+    ) {
+        let name = kind.row_name(case, instance);
+        if selects(self.filter, &name) {
+            self.rows.push(Row { name, case: case.to_string(), kind, in_geomean, outcome, tasks });
+        }
+    }
+
+    /// Adds the `compile-CASE` and `memory-CASE` rows of `schemas`, for
+    /// the peers that compile them.
+    fn compile_and_memory<T>(&mut self, case: &str, compiled: &PerPeer<T>, schemas: &'a [Value]) {
+        let ok = |k: usize| compiled[k].is_ok().then_some(Peer::ALL[k]);
+        let compile = std::array::from_fn(|k| ok(k).map(|p| Task::Time(Work::Compile(p, schemas))));
+        self.push(Kind::Compile, (case, None), false, String::new(), compile);
+        let memory = std::array::from_fn(|k| ok(k).map(|p| Task::Memory(p, schemas)));
+        self.push(Kind::Memory, (case, None), false, String::new(), memory);
+    }
+}
+
+/// Maps the peers' successful compile results.
+fn each_ok<'s, T, U>(per_peer: &'s PerPeer<T>, mut f: impl FnMut(&'s T) -> U) -> [Option<U>; 3] {
+    std::array::from_fn(|k| per_peer[k].as_ref().ok().map(&mut f))
+}
+
+/// The peers' answers: the most common one (the first of a tie), then in parentheses each
+/// peer that answered otherwise (peers without an answer are left out).
+fn outcome<T: ToString + PartialEq>(answers: &[Option<T>; 3]) -> String {
+    let given: Vec<(Peer, &T)> =
+        Peer::ALL.into_iter().zip(answers).filter_map(|(p, a)| Some((p, a.as_ref()?))).collect();
+    let Some(&(_, common)) = given.iter().rev().max_by_key(|(_, a)| given.iter().filter(|(_, b)| b == a).count())
+    else {
+        return String::new();
+    };
+    let others: Vec<String> =
+        given.iter().filter(|(_, a)| *a != common).map(|(p, a)| format!("{}: {}", p.name(), a.to_string())).collect();
+    if others.is_empty() { common.to_string() } else { format!("{} ({})", common.to_string(), others.join(", ")) }
+}
+
+fn human_time(ns: f64) -> String {
+    if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.2} µs", ns / 1e3)
+    } else {
+        format!("{ns:.1} ns")
+    }
+}
+
+fn human_bytes(bytes: f64) -> String {
+    if bytes >= 1024.0 * 1024.0 {
+        format!("{:.2} MiB", bytes / (1024.0 * 1024.0))
+    } else if bytes >= 1024.0 {
+        format!("{:.1} KiB", bytes / 1024.0)
+    } else {
+        format!("{bytes} B")
+    }
+}
+
+/// Prints the markdown table of `lines` (times, bytes, and each peer's
+/// ratio to schemavm), then the geometric mean of jsonschema / schemavm
+/// over the `is_valid` rows of `cases.json`.
+pub fn print_table(lines: &[Line]) {
+    println!("\n| benchmark | outcome | schemavm | jsonschema | boon | jsonschema / schemavm | boon / schemavm |");
+    println!("|---|---|---|---|---|---|---|");
+    let mut log_sum = 0.0;
+    let mut n = 0;
+    for line in lines {
+        let cell = |x: Option<f64>| match x {
+            None => "—".to_string(),
+            Some(x) if line.kind == Kind::Memory => human_bytes(x),
+            Some(x) => human_time(x),
+        };
+        let [ours, js, boon] = line.values;
+        let ratio = |peer: Option<f64>| match (peer, ours) {
+            (Some(peer), Some(ours)) if ours > 0.0 => format!("{:.2}×", peer / ours),
+            _ => "—".to_string(),
+        };
+        if let (true, Some(ours), Some(js)) = (line.in_geomean, ours, js) {
+            log_sum += (js / ours).ln();
+            n += 1;
+        }
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            line.name,
+            line.outcome,
+            cell(ours),
+            cell(js),
+            cell(boon),
+            ratio(js),
+            ratio(boon)
+        );
+    }
+    if n > 0 {
+        println!(
+            "\nGeometric mean of jsonschema / schemavm over the `is_valid` cases of cases.json: {:.2}×",
+            (log_sum / n as f64).exp()
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every peer agrees with the generator about each MCP call.
+    #[test]
+    fn mcp_calls_are_as_generated() {
+        let tools = mcp::tools();
+        let calls = mcp::calls(&tools);
+        assert_eq!(calls.len(), mcp::CALLS);
+        let invalid = calls.iter().filter(|c| !c.valid).count();
+        assert!((50..200).contains(&invalid), "{invalid} invalid calls");
+        for peer in Peer::ALL {
+            let validators = peer.compile_all(&tools).unwrap();
+            for c in &calls {
+                assert_eq!(
+                    validators[c.tool].is_valid(&c.arguments),
+                    c.valid,
+                    "{} tool {}: {}",
+                    peer.name(),
+                    c.tool,
+                    c.arguments
+                );
+            }
+        }
+    }
+
+    /// The outcome names the majority answer and each dissenter.
+    #[test]
+    fn outcome_notes_disagreement() {
+        assert_eq!(outcome(&[Some(true), Some(true), None]), "true");
+        assert_eq!(outcome(&[Some(true), Some(false), Some(true)]), "true (jsonschema: false)");
+        assert_eq!(outcome::<bool>(&[None, None, None]), "");
     }
 }
