@@ -38,11 +38,22 @@
 //! The list as a whole is bounded by [`TextLimits`] (default: 10 errors,
 //! 2000 bytes), and says how many errors it left out.
 
+mod headers;
+mod lint;
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
+mod toolset;
+mod walk;
+
 use serde_json::{Value, json};
 
 use crate::error::{ErrorKind, Exhausted, ValidationError};
 use crate::message::{count, quoted, truncate};
 use crate::{CompileError, Outcome, Validator};
+
+pub use headers::{HeaderParam, decode_header_value, encode_header_value};
+pub use lint::{Diagnostic, Severity};
+pub use toolset::{Rejection, Strictness, ToolSet, ToolSetBuilder};
 
 /// JSON-RPC "Invalid params": the code MCP clients raise for structured
 /// content that does not match the output schema.
@@ -50,6 +61,9 @@ pub const INVALID_PARAMS: i64 = -32602;
 /// JSON-RPC "Internal error": used when structured content could not be
 /// checked within the budget.
 pub const INTERNAL_ERROR: i64 = -32603;
+/// MCP "Header mismatch": an `Mcp-Param-*` header disagrees with the
+/// request body.
+pub const HEADER_MISMATCH: i64 = -32020;
 
 /// Longest tool name quoted in a message, in bytes (MCP tool names are
 /// 1–128 characters).
@@ -147,10 +161,17 @@ impl TextLimits {
 
     /// [`schema_not_compiled`] under these limits.
     pub fn schema_not_compiled(&self, tool: &str, error: &CompileError) -> Value {
-        let text = format!(
-            "The tool's schema could not be compiled, so the call was not made (tool {}): {error}. \
-             This is a problem with the tool's definition, not with the arguments.",
+        self.unusable_schema(&format!(
+            "could not be compiled, so the call was not made (tool {}): {error}",
             tool_name(tool)
+        ))
+    }
+
+    /// The `isError` result for a call to a tool whose `inputSchema` is
+    /// unusable; `problem` follows "The tool's schema ".
+    fn unusable_schema(&self, problem: &str) -> Value {
+        let text = format!(
+            "The tool's schema {problem}. This is a problem with the tool's definition, not with the arguments."
         );
         tool_error(truncate(&text, self.max_len).into_owned())
     }
