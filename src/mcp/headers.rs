@@ -9,7 +9,7 @@ use super::HEADER_MISMATCH;
 use super::walk::walk;
 
 /// The prefix of every mirrored argument's header name.
-pub const HEADER_PREFIX: &str = "Mcp-Param-";
+const HEADER_PREFIX: &str = "Mcp-Param-";
 /// The wrapping of a Base64-encoded header value.
 const BASE64_OPEN: &str = "=?base64?";
 const BASE64_CLOSE: &str = "?=";

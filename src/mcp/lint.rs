@@ -106,18 +106,16 @@ pub(super) fn shown_name(name: &str) -> String {
 }
 
 /// Checks `name`: present, a string, 1–128 characters of
-/// `[A-Za-z0-9_.-]`. Returns the name when it is a string.
-pub(super) fn lint_name<'t>(tool: &'t Map<String, Value>, lint: &mut ToolLint<'_>) -> Option<&'t str> {
+/// `[A-Za-z0-9_.-]`.
+pub(super) fn lint_name(tool: &Map<String, Value>, lint: &mut ToolLint<'_>) {
     const HELP: &str = "use 1 to 128 ASCII letters, digits, '_', '-' or '.'";
     let name = match tool.get("name") {
         None => {
-            lint.push(Severity::Error, "tool-name", "", "the tool has no name".into(), HELP);
-            return None;
+            return lint.push(Severity::Error, "tool-name", "", "the tool has no name".into(), HELP);
         }
         Some(Value::String(name)) => name,
         Some(_) => {
-            lint.push(Severity::Error, "tool-name", "/name", "the tool's name is not a string".into(), HELP);
-            return None;
+            return lint.push(Severity::Error, "tool-name", "/name", "the tool's name is not a string".into(), HELP);
         }
     };
     let chars = name.chars().count();
@@ -133,7 +131,6 @@ pub(super) fn lint_name<'t>(tool: &'t Map<String, Value>, lint: &mut ToolLint<'_
     if let Some(message) = problem {
         lint.push(Severity::Error, "tool-name", "/name", message, HELP);
     }
-    Some(name)
 }
 
 /// Info when the description is missing or blank.

@@ -10,7 +10,37 @@
 //!   `outputSchema` before the result leaves. Use it in a `call_tool`
 //!   override of the `#[tool_handler]` impl:
 //!
-//! ```ignore
+//! ```
+//! use rmcp::handler::server::{router::tool::ToolRouter, tool::ToolCallContext, wrapper::Parameters};
+//! use rmcp::model::{CallToolRequestParams, CallToolResponse};
+//! use rmcp::service::RequestContext;
+//! use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
+//! use schemavm::mcp::rmcp::ServerGuard;
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct Echo {
+//!     text: String,
+//! }
+//!
+//! struct Server {
+//!     tool_router: ToolRouter<Self>,
+//!     guard: ServerGuard,
+//! }
+//!
+//! #[tool_router]
+//! impl Server {
+//!     fn new() -> Self {
+//!         let tool_router = Self::tool_router();
+//!         Server { guard: ServerGuard::new(&tool_router.list_all()), tool_router }
+//!     }
+//!
+//!     /// Echoes its text.
+//!     #[tool]
+//!     async fn echo(&self, Parameters(echo): Parameters<Echo>) -> String {
+//!         echo.text
+//!     }
+//! }
+//!
 //! #[tool_handler]
 //! impl ServerHandler for Server {
 //!     async fn call_tool(
@@ -18,11 +48,11 @@
 //!         request: CallToolRequestParams,
 //!         context: RequestContext<RoleServer>,
 //!     ) -> Result<CallToolResponse, ErrorData> {
-//!         self.guard
-//!             .call_tool(request, |request| self.tool_router.call(ToolCallContext::new(self, request, context)))
-//!             .await
+//!         let run = |request| self.tool_router.call(ToolCallContext::new(self, request, context));
+//!         self.guard.call_tool(request, run).await
 //!     }
 //! }
+//! # let _ = Server::new();
 //! ```
 //! - [`CheckedClient`], for a client: keeps the [`ToolSet`] of the
 //!   server's `tools/list` (all pages) and checks every `call_tool`
@@ -35,6 +65,7 @@
 use std::future::Future;
 
 use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData, Tool};
+use rmcp::serde::Deserialize;
 use rmcp::service::{Peer, RoleClient, ServiceError};
 use serde_json::Value;
 
@@ -58,12 +89,11 @@ fn error_data(error: Value) -> ErrorData {
 }
 
 /// A `CallToolResult` from [`ToolSet`] as rmcp's [`CallToolResult`].
-fn call_tool_result(result: Value) -> CallToolResult {
-    let text = || {
+fn call_tool_result(result: &Value) -> CallToolResult {
+    CallToolResult::deserialize(result).unwrap_or_else(|_| {
         let text = result.pointer("/content/0/text").and_then(Value::as_str).unwrap_or("invalid tool call");
         CallToolResult::error(vec![ContentBlock::text(text)])
-    };
-    serde_json::from_value(result.clone()).unwrap_or_else(|_| text())
+    })
 }
 
 /// Server-side validation of `tools/call` for an rmcp server. Build it
@@ -113,7 +143,7 @@ impl ServerGuard {
         }
         checked.map_err(|rejection| match rejection {
             Rejection::Protocol(error) => Err(error_data(error)),
-            Rejection::ToolError(result) => Ok(call_tool_result(result)),
+            Rejection::ToolError(result) => Ok(call_tool_result(&result)),
         })
     }
 

@@ -82,6 +82,8 @@ enum Schema {
 
 /// One usable tool.
 struct Tool {
+    /// Its position in the combined list.
+    index: usize,
     input: Schema,
     output: Option<Arc<Compiled>>,
     headers: Vec<HeaderParam>,
@@ -289,7 +291,7 @@ impl ToolSet {
             self.excluded.push(name.to_string());
         } else {
             self.order.push(name.to_string());
-            self.tools.insert(name.to_string(), Tool { input, output, headers: params });
+            self.tools.insert(name.to_string(), Tool { index, input, output, headers: params });
         }
     }
 
@@ -442,14 +444,14 @@ impl ToolSet {
         }
     }
 
-    /// Lints one `CallToolResult` of tool `name`: a warning when array or
-    /// primitive `structuredContent` is not duplicated in a text block.
+    /// Lints one `CallToolResult` of tool `name` (a usable one): a warning
+    /// when array or primitive `structuredContent` is not duplicated in a
+    /// text block.
     pub fn lint_result(&self, name: &str, result: &Value) -> Vec<Diagnostic> {
         let mut out = Vec::new();
-        if let Value::Object(result) = result {
-            let index = self.order.iter().position(|n| n == name).unwrap_or(0);
-            let tool = Some(crate::message::truncate(name, lint::MAX_NAME_CHARS).into_owned());
-            lint::lint_text_duplicate(result, &mut ToolLint { tool, index, out: &mut out });
+        if let (Some(tool), Value::Object(result)) = (self.tools.get(name), result) {
+            let shown = Some(crate::message::truncate(name, lint::MAX_NAME_CHARS).into_owned());
+            lint::lint_text_duplicate(result, &mut ToolLint { tool: shown, index: tool.index, out: &mut out });
         }
         out
     }
