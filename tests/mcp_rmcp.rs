@@ -102,6 +102,10 @@ async fn extra_structured_fields_fail_strict_clients_and_pass_lenient_ones() {
          $.station: unknown property; allowed: celsius, city"
     );
 
+    let error = strict.call_tool(client.peer(), params("no_such_tool", json!({}))).await.expect_err("not listed");
+    let ServiceError::McpError(error) = error else { panic!("not an MCP error: {error:?}") };
+    assert_eq!((error.code.0, error.message.as_ref()), (-32602, "Unknown tool: no_such_tool"));
+
     let result = lenient.call_tool(client.peer(), params("forecast", json!({"city": "Oslo"}))).await.expect("lenient");
     assert_eq!(result.structured_content, Some(json!({"city": "Oslo", "celsius": 21.5, "station": "ENGM"})));
 

@@ -2,7 +2,7 @@
 //! argument and result checks, `x-mcp-header`, schema sharing.
 
 use schemavm::mcp::{Rejection, Severity, Strictness, ToolSet};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 /// A tool that draws no diagnostic at all.
 fn clean(name: &str) -> Value {
@@ -23,6 +23,19 @@ fn with(name: &str, key: &str, value: Value) -> Value {
 /// The (severity, rule, pointer) of every diagnostic of one tool list.
 fn findings(tools: Value) -> Vec<(Severity, &'static str, String)> {
     ToolSet::from_value(&tools).diagnostics().iter().map(|d| (d.severity, d.rule, d.pointer.clone())).collect()
+}
+
+/// `depth` objects, each with `leaf` (nested) as its property `a`; built
+/// by hand, since `json!` would copy the value at every level.
+fn nest(depth: usize, leaf: Value) -> Value {
+    (0..depth).fold(leaf, |inner, _| {
+        let mut properties = Map::new();
+        properties.insert("a".to_string(), inner);
+        let mut schema = Map::new();
+        schema.insert("type".to_string(), json!("object"));
+        schema.insert("properties".to_string(), Value::Object(properties));
+        Value::Object(schema)
+    })
 }
 
 fn one(severity: Severity, rule: &'static str, pointer: &str) -> Vec<(Severity, &'static str, String)> {
@@ -99,7 +112,7 @@ fn input_schema_rules_are_errors() {
         text.starts_with("The tool's schema could not be compiled, so the call was not made (tool \"x\"): "),
         "{text}"
     );
-    let deep = (0..300).fold(json!({"type": "string"}), |s, _| json!({"type": "object", "properties": {"a": s}}));
+    let deep = nest(300, json!({"type": "string"}));
     let mut deep_tool = with("x", "inputSchema", deep);
     deep_tool["inputSchema"]["additionalProperties"] = json!(false);
     assert_eq!(findings(json!([deep_tool])), one(Error, "schema-compile", "/inputSchema"));
@@ -473,4 +486,24 @@ fn six_hundred_tools_compile_each_distinct_schema_once() {
         assert_eq!(set.check_structured(&format!("tool_{i:03}"), &result, Strictness::Lenient), Ok(()));
     }
     assert_eq!(set.compilations(), INPUTS + 2 * OUTPUTS);
+}
+
+#[test]
+fn hostile_lists_stay_bounded() {
+    // Far deeper than any limit: rejected by the depth check, walked no
+    // deeper than the compiler would go, never hashed.
+    let deep = nest(3000, json!({"type": "string", "x-mcp-header": "Deep"}));
+    let mut input = clean("deep");
+    input["inputSchema"] = deep.clone();
+    let mut output = clean("deep2");
+    output["outputSchema"] = deep;
+    let set = ToolSet::from_value(&Value::Array(vec![input, output]));
+    let rules: Vec<&str> = set.diagnostics().iter().map(|d| d.rule).collect();
+    assert_eq!(rules, ["open-input-schema", "schema-compile", "schema-compile"]);
+    assert_eq!(set.check_known("deep"), Ok(()));
+    assert_eq!(set.check_known("nope").unwrap_err()["message"], "Unknown tool: nope");
+    // Many tools with one name: linear, one kept.
+    let many: Vec<Value> = (0..20_000).map(|_| clean("same")).collect();
+    let set = ToolSet::from_value(&Value::Array(many));
+    assert_eq!((set.names().count(), set.diagnostics().len(), set.distinct_schemas()), (1, 19_999, 1));
 }

@@ -187,10 +187,9 @@ const BASE64_ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopq
 fn base64_encode(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let b = [chunk.first().copied(), chunk.get(1).copied(), chunk.get(2).copied()];
-        let n =
-            (u32::from(b[0].unwrap_or(0)) << 16) | (u32::from(b[1].unwrap_or(0)) << 8) | u32::from(b[2].unwrap_or(0));
-        for (i, present) in [true, true, b[1].is_some(), b[2].is_some()].into_iter().enumerate() {
+        let (b0, b1, b2) = (chunk.first().copied(), chunk.get(1).copied(), chunk.get(2).copied());
+        let n = (u32::from(b0.unwrap_or(0)) << 16) | (u32::from(b1.unwrap_or(0)) << 8) | u32::from(b2.unwrap_or(0));
+        for (i, present) in [true, true, b1.is_some(), b2.is_some()].into_iter().enumerate() {
             let sextet = (n >> (18 - 6 * i)) & 63;
             let digit = BASE64_ALPHABET.get(sextet as usize).copied().filter(|_| present);
             out.push(digit.map_or('=', char::from));

@@ -213,13 +213,18 @@ impl CheckedClient {
     }
 
     /// Calls the tool through `peer` and checks the result; a mismatch is
-    /// [`ServiceError::McpError`] with the `-32602` error.
+    /// [`ServiceError::McpError`] with the `-32602` error. A tool that is
+    /// not usable (not listed, or excluded for its `x-mcp-header`s) is not
+    /// called: the answer is the `-32602` `Unknown tool` error.
     pub async fn call_tool(
         &self,
         peer: &Peer<RoleClient>,
         params: CallToolRequestParams,
     ) -> Result<CallToolResult, ServiceError> {
         let name = params.name.clone();
+        if let Err(unknown) = self.tools.check_known(&name) {
+            return Err(ServiceError::McpError(error_data(unknown)));
+        }
         let result = peer.call_tool(params).await?;
         self.check(&name, &result).map_err(ServiceError::McpError)?;
         Ok(result)

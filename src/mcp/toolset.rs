@@ -1,7 +1,7 @@
 //! [`ToolSet`]: a server's tools from `tools/list`, linted, with every
 //! distinct schema compiled once.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
@@ -219,8 +219,9 @@ impl ToolSetBuilder {
             limits: self.limits,
         };
         let mut shared: HashMap<&Value, Arc<Compiled>> = HashMap::new();
+        let mut seen = HashSet::new();
         for (index, tool) in self.tools.iter().enumerate() {
-            set.add_tool(index, tool, &mut shared);
+            set.add_tool(index, tool, &mut seen, &mut shared);
         }
         set.distinct = shared.len();
         set
@@ -240,7 +241,13 @@ impl ToolSet {
     }
 
     /// Lints and compiles one tool definition.
-    fn add_tool<'v>(&mut self, index: usize, tool: &'v Value, shared: &mut HashMap<&'v Value, Arc<Compiled>>) {
+    fn add_tool<'v>(
+        &mut self,
+        index: usize,
+        tool: &'v Value,
+        seen: &mut HashSet<&'v str>,
+        shared: &mut HashMap<&'v Value, Arc<Compiled>>,
+    ) {
         let Value::Object(def) = tool else {
             let mut lint = ToolLint { tool: None, index, out: &mut self.diagnostics };
             lint.push(Severity::Error, "tool", "", "the tool is not an object".into(), "list tools as objects");
@@ -251,7 +258,7 @@ impl ToolSet {
         let mut out = std::mem::take(&mut self.diagnostics);
         let mut lint = ToolLint { tool: shown, index, out: &mut out };
         lint::lint_name(def, &mut lint);
-        let duplicate = name.is_some_and(|n| self.tools.contains_key(n) || self.excluded.iter().any(|e| e == n));
+        let duplicate = name.is_some_and(|n| !seen.insert(n));
         if duplicate {
             lint.push(
                 Severity::Error,
@@ -369,6 +376,12 @@ impl ToolSet {
     /// first time it is checked leniently.
     pub fn compilations(&self) -> usize {
         self.compiler.compilations.load(Ordering::Relaxed)
+    }
+
+    /// `Ok(())` if `name` is a usable tool, else the JSON-RPC `-32602`
+    /// `Unknown tool: <name>` error (a client calls no other tool).
+    pub fn check_known(&self, name: &str) -> Result<(), Value> {
+        self.tool(name).map(|_| ())
     }
 
     /// The tool, or the JSON-RPC `-32602` `Unknown tool: <name>` error.

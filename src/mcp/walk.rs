@@ -25,14 +25,23 @@ pub(super) struct Site<'a> {
     pub chain: Option<Vec<&'a str>>,
 }
 
-/// Calls `visit` on every schema object in `root`, in document order.
-/// Every object or array value of a keyword that is not data (see
-/// [`DATA_KEYWORDS`]) is taken for a schema, so whatever a client might
-/// read as one is seen, including under keywords nobody defined. The work
-/// is linear in the size of `root`.
+/// Deepest JSON nesting walked: the compiler's default
+/// `max_schema_depth`, past which a schema does not compile anyway.
+const MAX_DEPTH: usize = 256;
+
+/// Calls `visit` on every schema object in `root`, in document order, down
+/// to [`MAX_DEPTH`] levels of JSON. Every object or array value of a
+/// keyword that is not data (see [`DATA_KEYWORDS`]) is taken for a
+/// schema, so whatever a client might read as one is seen, including
+/// under keywords nobody defined. The work is linear in the size of
+/// `root` (times the bounded depth, for the pointers).
 pub(super) fn walk<'a>(root: &'a Value, base: &str, mut visit: impl FnMut(&Site<'a>)) {
-    let mut stack: Vec<(&'a Value, String, Option<Vec<&'a str>>)> = vec![(root, base.to_string(), Some(Vec::new()))];
-    while let Some((value, at, chain)) = stack.pop() {
+    let mut stack: Vec<(&'a Value, String, Option<Vec<&'a str>>, usize)> =
+        vec![(root, base.to_string(), Some(Vec::new()), 0)];
+    while let Some((value, at, chain, depth)) = stack.pop() {
+        if depth > MAX_DEPTH {
+            continue;
+        }
         match value {
             Value::Object(schema) => {
                 let mut children = Vec::new();
@@ -53,10 +62,10 @@ pub(super) fn walk<'a>(root: &'a Value, base: &str, mut visit: impl FnMut(&Site<
                                 c.push(name.as_str());
                                 c
                             });
-                            children.push((sub, sub_at, sub_chain));
+                            children.push((sub, sub_at, sub_chain, depth + 2));
                         }
                     } else if child.is_object() || child.is_array() {
-                        children.push((child, child_at, None));
+                        children.push((child, child_at, None, depth + 1));
                     }
                 }
                 visit(&Site { schema, pointer: at, chain });
@@ -66,7 +75,7 @@ pub(super) fn walk<'a>(root: &'a Value, base: &str, mut visit: impl FnMut(&Site<
                 let children = items.iter().enumerate().map(|(i, item)| {
                     let mut item_at = at.clone();
                     pointer::push(&mut item_at, &i.to_string());
-                    (item, item_at, None)
+                    (item, item_at, None, depth + 1)
                 });
                 let children: Vec<_> = children.collect();
                 stack.extend(children.into_iter().rev());
