@@ -45,7 +45,8 @@
 //! validator per distinct schema, argument and result checks by tool
 //! name, [`Strictness::Lenient`] checking of `structuredContent`, and the
 //! `Mcp-Param-*` headers of `x-mcp-header` arguments. With feature `rmcp`,
-//! [`rmcp`] wires it into servers and clients of the official Rust SDK.
+//! the `rmcp` module wires it into servers and clients of the official Rust
+//! SDK.
 //!
 //! ```
 //! use schemavm::mcp::{Rejection, Strictness, ToolSet};

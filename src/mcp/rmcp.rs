@@ -65,7 +65,6 @@
 use std::future::Future;
 
 use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData, Tool};
-use rmcp::serde::Deserialize;
 use rmcp::service::{Peer, RoleClient, ServiceError};
 use serde_json::Value;
 
@@ -89,11 +88,22 @@ fn error_data(error: Value) -> ErrorData {
 }
 
 /// A `CallToolResult` from [`ToolSet`] as rmcp's [`CallToolResult`].
-fn call_tool_result(result: &Value) -> CallToolResult {
-    CallToolResult::deserialize(result).unwrap_or_else(|_| {
-        let text = result.pointer("/content/0/text").and_then(Value::as_str).unwrap_or("invalid tool call");
-        CallToolResult::error(vec![ContentBlock::text(text)])
-    })
+fn call_tool_result(result: Value) -> CallToolResult {
+    let text = result.pointer("/content/0/text").and_then(Value::as_str).unwrap_or("invalid tool call").to_string();
+    serde_json::from_value(result).unwrap_or_else(|_| CallToolResult::error(vec![ContentBlock::text(text)]))
+}
+
+/// [`ToolSet::check_structured`] on an rmcp result.
+fn check_structured(
+    tools: &ToolSet,
+    name: &str,
+    result: &CallToolResult,
+    strictness: Strictness,
+) -> Result<(), ErrorData> {
+    // Serializing plain data cannot fail; `Null` would be refused as "not
+    // a CallToolResult", never accepted.
+    let value = serde_json::to_value(result).unwrap_or(Value::Null);
+    tools.check_structured(name, &value, strictness).map_err(error_data)
 }
 
 /// Server-side validation of `tools/call` for an rmcp server. Build it
@@ -143,7 +153,7 @@ impl ServerGuard {
         }
         checked.map_err(|rejection| match rejection {
             Rejection::Protocol(error) => Err(error_data(error)),
-            Rejection::ToolError(result) => Ok(call_tool_result(&result)),
+            Rejection::ToolError(result) => Ok(call_tool_result(result)),
         })
     }
 
@@ -151,9 +161,7 @@ impl ServerGuard {
     /// [`ServerGuard::check_output`] is on.
     pub fn check_result(&self, name: &str, result: &CallToolResult) -> Result<(), ErrorData> {
         let Some(strictness) = self.output else { return Ok(()) };
-        let value = serde_json::to_value(result).unwrap_or(Value::Null);
-        self.tools.check_structured(name, &value, strictness).map_err(|error| {
-            let mut error = error_data(error);
+        check_structured(&self.tools, name, result, strictness).map_err(|mut error| {
             error.code = ErrorCode(INTERNAL_ERROR as i32);
             error
         })
@@ -208,8 +216,7 @@ impl CheckedClient {
 
     /// Checks a result of tool `name`: `Ok(())` or the `-32602` error.
     pub fn check(&self, name: &str, result: &CallToolResult) -> Result<(), ErrorData> {
-        let value = serde_json::to_value(result).unwrap_or(Value::Null);
-        self.tools.check_structured(name, &value, self.strictness).map_err(error_data)
+        check_structured(&self.tools, name, result, self.strictness)
     }
 
     /// Calls the tool through `peer` and checks the result; a mismatch is
