@@ -320,9 +320,10 @@ impl ToolSet {
         let compiled = if bounded { shared.entry(schema).or_insert_with(fresh).clone() } else { fresh() };
         if let Err(error) = self.compiler.validator(&compiled, Strictness::Strict) {
             let (rule, help) = match error.kind() {
-                CompileErrorKind::UnknownDialect { .. } => {
-                    ("schema-dialect", "drop $schema (2020-12 is the default) or use draft-07 or 2019-09 or 2020-12")
-                }
+                CompileErrorKind::UnknownDialect { .. } => (
+                    "schema-dialect",
+                    "drop $schema (2020-12 is the default) or name draft-04, -06, -07, 2019-09 or 2020-12",
+                ),
                 _ => ("schema-compile", "fix the schema so it compiles; remote $refs are never fetched here"),
             };
             lint.push(Severity::Error, rule, pointer, error.to_string(), help);
