@@ -231,6 +231,18 @@ impl ValidatorOptions {
         self
     }
 
+    /// Lenient objects: properties the schema does not declare are
+    /// accepted even under `additionalProperties: false` or
+    /// `unevaluatedProperties: false`, while everything declared is
+    /// enforced (see
+    /// [`CompileOptions::allow_undeclared_properties`](schemavm_compiler::CompileOptions::allow_undeclared_properties)
+    /// for what counts as declared). The validator is compiled that way:
+    /// nothing is filtered after the fact.
+    pub fn allow_undeclared_properties(mut self, yes: bool) -> Self {
+        self.compile.allow_undeclared_properties = yes;
+        self
+    }
+
     /// Skips checking the schema against its meta-schema (for schemas
     /// already known to be valid). Malformed keywords are still compile
     /// errors.

@@ -79,4 +79,14 @@ pub struct CompileOptions {
     pub retrieval: Retrieval,
     /// Compile-time bounds.
     pub limits: Limits,
+    /// Accept undeclared properties: an `additionalProperties` or
+    /// `unevaluatedProperties` whose subschema rejects every value
+    /// (`false`, or `{"not": {}}`/`{"not": true}`) is left out, so a
+    /// property that no `properties` key names and no `patternProperties`
+    /// pattern matches passes. Everything else is enforced: declared
+    /// properties, `required`, a non-trivial `additionalProperties`
+    /// schema (a map's value schema: it declares the other names),
+    /// `propertyNames`, `maxProperties`. MCP clients' lenient checking of
+    /// `structuredContent`.
+    pub allow_undeclared_properties: bool,
 }

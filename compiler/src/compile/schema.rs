@@ -448,6 +448,17 @@ impl<'a> Lowerer<'a, '_> {
         }
     }
 
+    /// The subschema for undeclared properties (`additionalProperties`,
+    /// `unevaluatedProperties`), left out when
+    /// [`CompileOptions::allow_undeclared_properties`](crate::CompileOptions)
+    /// is set and it rejects every value.
+    fn rest_schema(&mut self, k: &Keywords<'a>, kw: &str) -> Result<Option<NodeId>, CompileError> {
+        if self.options.allow_undeclared_properties && k.get(kw).is_some_and(rejects_all) {
+            return Ok(None);
+        }
+        self.schema(k, kw)
+    }
+
     /// Lowers array keywords; returns the `unevaluatedItems` node when it
     /// must be tracked at run time.
     fn lower_array(&mut self, k: &Keywords<'a>, in_place: bool) -> Result<Option<NodeId>, CompileError> {
@@ -601,11 +612,11 @@ impl<'a> Lowerer<'a, '_> {
             }
         }
         let static_patterns = self.match_names_statically(&mut table, &patterns);
-        let mut additional = self.schema(k, "additionalProperties")?;
+        let mut additional = self.rest_schema(k, "additionalProperties")?;
         let mut additional_keyword = "additionalProperties";
         let property_names = self.schema(k, "propertyNames")?;
         let mut tracked = None;
-        if let Some(node) = self.schema(k, "unevaluatedProperties")? {
+        if let Some(node) = self.rest_schema(k, "unevaluatedProperties")? {
             if in_place {
                 tracked = Some(node);
             } else if additional.is_none() {
@@ -693,6 +704,24 @@ impl<'a> Lowerer<'a, '_> {
             self.code.push(Instr::Content(id));
         }
         Ok(())
+    }
+}
+
+/// Whether a subschema rejects every instance on its face: `false`, or
+/// `{"not": {}}`/`{"not": true}` (without a `$ref` that older dialects
+/// would let override the `not`).
+fn rejects_all(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(b) => !b,
+        Value::Object(obj) => {
+            !obj.contains_key("$ref")
+                && match obj.get("not") {
+                    Some(Value::Bool(b)) => *b,
+                    Some(Value::Object(not)) => not.is_empty(),
+                    _ => false,
+                }
+        }
+        _ => false,
     }
 }
 

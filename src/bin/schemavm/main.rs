@@ -4,6 +4,7 @@
 //! schemavm validate --schema SCHEMA.json INSTANCE.json...
 //! schemavm explain SCHEMA.json
 //! schemavm corpus DIR
+//! schemavm mcp lint|check|check-result TOOLS.json ...
 //! ```
 //!
 //! Exit status: 0 every instance is valid; 1 some instance is invalid;
@@ -14,6 +15,7 @@ mod args;
 mod corpus;
 mod explain;
 mod input;
+mod mcp;
 mod validate;
 
 use std::process::ExitCode;
@@ -80,6 +82,17 @@ commands:
   corpus DIR
       Runs each malicious-schema case of DIR (e.g. fuzz/malicious): compile
       plus validate, printing the outcome, the expected outcome and the time.
+  mcp lint TOOLS.json [--format text|json]
+      Lints a tools/list result (pages as an array of results, or an array
+      of tools): diagnostics grouped by tool, with JSON Pointers and fixes.
+      Exit 1 on errors.
+  mcp check TOOLS.json --tool NAME --arguments ARGS.json
+      Prints `null` if the arguments are valid, else the CallToolResult
+      (isError) or the JSON-RPC error; exit 1 when refused.
+  mcp check-result TOOLS.json --tool NAME --result RESULT.json [--lenient]
+      Checks a CallToolResult's structuredContent against the outputSchema
+      (--lenient: undeclared properties pass); prints `null` or the JSON-RPC
+      error; exit 1 on a mismatch.
 
 exit status: 0 valid, 1 invalid, 2 usage/input/schema error, 3 budget exceeded
 ";
@@ -90,6 +103,7 @@ fn main() -> ExitCode {
         Some("validate") => validate::run(argv.get(1..).unwrap_or_default()),
         Some("explain") => explain::run(argv.get(1..).unwrap_or_default()),
         Some("corpus") => corpus::run(argv.get(1..).unwrap_or_default()),
+        Some("mcp") => mcp::run(argv.get(1..).unwrap_or_default()),
         Some("-h" | "--help" | "help") => {
             print!("{USAGE}");
             return ExitCode::SUCCESS;

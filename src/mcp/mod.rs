@@ -1,4 +1,4 @@
-//! MCP shaping: validation results in the shapes of the Model Context
+//! MCP: validation results in the shapes of the Model Context
 //! Protocol's tool calls, for a server checking `tools/call` arguments
 //! against a tool's `inputSchema` and a client checking
 //! `structuredContent` against its `outputSchema`.
@@ -37,6 +37,47 @@
 //! and [`ValidatorOptions::max_message_len`](crate::ValidatorOptions::max_message_len).
 //! The list as a whole is bounded by [`TextLimits`] (default: 10 errors,
 //! 2000 bytes), and says how many errors it left out.
+//!
+//! # Whole tool lists
+//!
+//! [`ToolSet`] takes a server's `tools/list` (either protocol revision,
+//! pages appended) and does the rest: lint [`Diagnostic`]s, one compiled
+//! validator per distinct schema, argument and result checks by tool
+//! name, [`Strictness::Lenient`] checking of `structuredContent`, and the
+//! `Mcp-Param-*` headers of `x-mcp-header` arguments. With feature `rmcp`,
+//! the `rmcp` module wires it into servers and clients of the official Rust
+//! SDK.
+//!
+//! ```
+//! use schemavm::mcp::{Rejection, Strictness, ToolSet};
+//! use serde_json::json;
+//!
+//! let tools = ToolSet::from_value(&json!({"tools": [{
+//!     "name": "get_report",
+//!     "description": "Today's report.",
+//!     "inputSchema": {"type": "object", "properties": {"day": {"type": "string", "x-mcp-header": "Day"}},
+//!                     "additionalProperties": false},
+//!     "outputSchema": {"type": "object", "properties": {"total": {"type": "integer"}},
+//!                      "required": ["total"], "additionalProperties": false},
+//! }], "ttlMs": 60000, "cacheScope": "public", "resultType": "complete"}));
+//! assert_eq!(tools.diagnostics()[0].rule, "closed-output-schema");
+//!
+//! let Err(Rejection::ToolError(result)) = tools.check_arguments("get_report", &json!({"day": 1})) else { panic!() };
+//! assert_eq!(result["content"][0]["text"], "Invalid arguments: $.day: must be a string (got an integer)");
+//! assert_eq!(tools.headers_for("get_report", &json!({"day": "Monday"}))?, [("Mcp-Param-Day".into(), "Monday".into())]);
+//!
+//! let result = json!({"content": [], "structuredContent": {"total": 3, "generatedAt": "09:00"}});
+//! assert_eq!(tools.check_structured("get_report", &result, Strictness::Strict).unwrap_err()["code"], -32602);
+//! assert_eq!(tools.check_structured("get_report", &result, Strictness::Lenient), Ok(()));
+//! # Ok::<(), serde_json::Value>(())
+//! ```
+
+mod headers;
+mod lint;
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
+mod toolset;
+mod walk;
 
 use serde_json::{Value, json};
 
@@ -44,12 +85,19 @@ use crate::error::{ErrorKind, Exhausted, ValidationError};
 use crate::message::{count, quoted, truncate};
 use crate::{CompileError, Outcome, Validator};
 
+pub use headers::{HeaderParam, decode_header_value, encode_header_value};
+pub use lint::{Diagnostic, Severity};
+pub use toolset::{Rejection, Strictness, ToolSet, ToolSetBuilder};
+
 /// JSON-RPC "Invalid params": the code MCP clients raise for structured
 /// content that does not match the output schema.
 pub const INVALID_PARAMS: i64 = -32602;
 /// JSON-RPC "Internal error": used when structured content could not be
 /// checked within the budget.
 pub const INTERNAL_ERROR: i64 = -32603;
+/// MCP "Header mismatch": an `Mcp-Param-*` header disagrees with the
+/// request body.
+pub const HEADER_MISMATCH: i64 = -32020;
 
 /// Longest tool name quoted in a message, in bytes (MCP tool names are
 /// 1–128 characters).
@@ -147,10 +195,17 @@ impl TextLimits {
 
     /// [`schema_not_compiled`] under these limits.
     pub fn schema_not_compiled(&self, tool: &str, error: &CompileError) -> Value {
-        let text = format!(
-            "The tool's schema could not be compiled, so the call was not made (tool {}): {error}. \
-             This is a problem with the tool's definition, not with the arguments.",
+        self.unusable_schema(&format!(
+            "could not be compiled, so the call was not made (tool {}): {error}",
             tool_name(tool)
+        ))
+    }
+
+    /// The `isError` result for a call to a tool whose `inputSchema` is
+    /// unusable; `problem` follows "The tool's schema ".
+    fn unusable_schema(&self, problem: &str) -> Value {
+        let text = format!(
+            "The tool's schema {problem}. This is a problem with the tool's definition, not with the arguments."
         );
         tool_error(truncate(&text, self.max_len).into_owned())
     }
