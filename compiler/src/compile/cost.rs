@@ -101,7 +101,7 @@ pub(super) fn analyze(program: &mut Program, limits: &Limits) -> Result<(), Comp
     let n = program.nodes.len();
     let mut memo = vec![false; n];
     let mut costs = vec![NodeCost::default(); n];
-    let mut walk = Walk { work: 0, max_work: limits.max_analysis_work, succ: Vec::new() };
+    let mut walk = Walk::new(n, limits.max_analysis_work);
     let mut walked: HashMap<NodeId, NodeCost> = HashMap::new();
     for entry in entries(program) {
         let (target, hops) = forwarded(program, entry);
@@ -269,14 +269,53 @@ fn coinciding_groups(landings: &Landings<'_>, walk: &mut Walk) -> Result<Vec<Vec
     Ok(groups)
 }
 
-/// The per-location walk, with the analysis's work accounting.
+/// The per-location walk, with the analysis's work accounting. Its
+/// per-node tables are dense (indexed by node) and reused: each location
+/// resets only the entries it touched.
 struct Walk {
     work: u64,
     max_work: u64,
     succ: Vec<NodeId>,
+    /// Per node: paths with memoization (what the VM does), without (a
+    /// naive evaluator, for reporting), longest in-place chain, visited.
+    paths: Vec<u64>,
+    raw: Vec<u64>,
+    depth: Vec<u32>,
+    seen: Vec<bool>,
+    /// Nodes whose entries above are set.
+    touched: Vec<NodeId>,
 }
 
 impl Walk {
+    fn new(nodes: usize, max_work: u64) -> Walk {
+        Walk {
+            work: 0,
+            max_work,
+            succ: Vec::new(),
+            paths: vec![0; nodes],
+            raw: vec![0; nodes],
+            depth: vec![0; nodes],
+            seen: vec![false; nodes],
+            touched: Vec::new(),
+        }
+    }
+
+    /// Clears what the last location set.
+    fn reset(&mut self) {
+        for id in self.touched.drain(..) {
+            let i = id.index();
+            for slot in [self.paths.get_mut(i), self.raw.get_mut(i)].into_iter().flatten() {
+                *slot = 0;
+            }
+            if let Some(d) = self.depth.get_mut(i) {
+                *d = 0;
+            }
+            if let Some(s) = self.seen.get_mut(i) {
+                *s = false;
+            }
+        }
+    }
+
     /// Evaluations at one location starting from `roots` (node, times):
     /// memoizes nodes reached twice, and returns the location's cost and
     /// its applications to children. `Err` carries the work done when the
@@ -287,43 +326,40 @@ impl Walk {
         roots: &[(NodeId, u64)],
         memo: &mut [bool],
     ) -> Result<(NodeCost, Landings<'p>), u64> {
+        self.reset();
         let order = self.topological_order(program, roots)?;
-        // Paths with memoization (what the VM does) and without (what a
-        // naive evaluator would do, for reporting).
-        let mut paths: HashMap<NodeId, u64> = HashMap::new();
-        let mut raw: HashMap<NodeId, u64> = HashMap::new();
-        let mut depth: HashMap<NodeId, u32> = HashMap::new();
         for &(r, w) in roots {
-            let p = paths.entry(r).or_insert(0);
-            *p = p.saturating_add(w);
-            let q = raw.entry(r).or_insert(0);
-            *q = q.saturating_add(w);
-            depth.insert(r, 0);
+            if let (Some(p), Some(q)) = (self.paths.get_mut(r.index()), self.raw.get_mut(r.index())) {
+                *p = p.saturating_add(w);
+                *q = q.saturating_add(w);
+            }
         }
         let mut cost = NodeCost::default();
         let mut landings = Vec::new();
         let mut edges = Vec::new();
         for &x in &order {
-            let p = paths.get(&x).copied().unwrap_or(0);
+            let p = self.paths.get(x.index()).copied().unwrap_or(0);
             if p >= 2 {
                 if let Some(m) = memo.get_mut(x.index()) {
                     *m = true;
                 }
             }
             let effective = if memo.get(x.index()) == Some(&true) { p.min(1) } else { p };
-            let naive = raw.get(&x).copied().unwrap_or(0);
+            let naive = self.raw.get(x.index()).copied().unwrap_or(0);
             cost.fan_out = cost.fan_out.saturating_add(effective);
             cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(naive);
-            let d = depth.get(&x).copied().unwrap_or(0);
+            let d = self.depth.get(x.index()).copied().unwrap_or(0);
             cost.in_place_depth = cost.in_place_depth.max(d);
             in_place_successors(program, x, &mut self.succ);
             for &y in &self.succ {
-                let py = paths.entry(y).or_insert(0);
-                *py = py.saturating_add(effective);
-                let qy = raw.entry(y).or_insert(0);
-                *qy = qy.saturating_add(naive);
-                let dy = depth.entry(y).or_insert(0);
-                *dy = (*dy).max(d.saturating_add(1));
+                let i = y.index();
+                if let (Some(py), Some(qy), Some(dy)) =
+                    (self.paths.get_mut(i), self.raw.get_mut(i), self.depth.get_mut(i))
+                {
+                    *py = py.saturating_add(effective);
+                    *qy = qy.saturating_add(naive);
+                    *dy = (*dy).max(d.saturating_add(1));
+                }
             }
             descending_edges(program, x, &mut edges);
             landings.extend(edges.iter().map(|&(c, t)| (c, t, effective)));
@@ -335,13 +371,24 @@ impl Walk {
         Ok((cost, landings))
     }
 
+    /// Marks `id` visited; false if it already was.
+    fn visit(&mut self, id: NodeId) -> bool {
+        match self.seen.get_mut(id.index()) {
+            Some(s) if !*s => {
+                *s = true;
+                self.touched.push(id);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// The in-place closure of `roots` in topological order, by an
     /// iterative depth-first search.
     fn topological_order(&mut self, program: &Program, roots: &[(NodeId, u64)]) -> Result<Vec<NodeId>, u64> {
-        let mut seen: HashMap<NodeId, ()> = HashMap::new();
         let mut post = Vec::new();
         for &(root, _) in roots {
-            if seen.insert(root, ()).is_some() {
+            if !self.visit(root) {
                 continue;
             }
             in_place_successors(program, root, &mut self.succ);
@@ -351,7 +398,7 @@ impl Walk {
                 match top.1.get(top.2).copied() {
                     Some(next) => {
                         top.2 += 1;
-                        if seen.insert(next, ()).is_none() {
+                        if self.visit(next) {
                             in_place_successors(program, next, &mut self.succ);
                             stack.push((next, self.succ.clone(), 0));
                         }
