@@ -2,13 +2,17 @@
 //!
 //! # Modes
 //!
-//! One interpreter serves two modes, chosen by the [`Mode`] type
+//! One interpreter serves three modes, chosen by the [`Mode`] type
 //! parameter and monomorphized: [`Fast`] answers valid/invalid, allocates
 //! nothing on its own account and stops at the first failure; [`Collect`]
 //! records every error with its instance location, evaluation path and
 //! absolute keyword location. In `Collect` mode, subschemas whose errors
 //! are never shown (`not`, `if`, `contains`) run with recording off, which
-//! restores short-circuiting there.
+//! restores short-circuiting there. [`Annotate`] (for `evaluate`) is
+//! `Collect` plus an output unit per subschema evaluation and the
+//! applicators' annotations ([`output`]); it enters every subschema (no
+//! always-valid shortcut, no memo, every `anyOf` branch), and its extra
+//! code sits behind `M::ANNOTATE`, which folds away in the other modes.
 //!
 //! Independently, the `TRACK` const parameter makes an evaluation record
 //! which properties and items it evaluated ([`Evaluated`]), for
@@ -27,6 +31,7 @@ mod budget;
 mod hash;
 mod memo;
 mod object;
+pub(crate) mod output;
 mod scalar;
 
 use std::marker::PhantomData;
@@ -51,6 +56,8 @@ pub(crate) type Flow = Result<bool, Exhausted>;
 pub(crate) trait Mode {
     /// Errors are recorded.
     const COLLECT: bool;
+    /// Output units and annotations are recorded (for `evaluate`).
+    const ANNOTATE: bool = false;
 }
 
 /// Valid or invalid, nothing else.
@@ -63,6 +70,14 @@ impl Mode for Fast {
 pub(crate) struct Collect;
 impl Mode for Collect {
     const COLLECT: bool = true;
+}
+
+/// Every error, plus an output unit per subschema evaluation with its
+/// annotations (for `evaluate` and the standard output formats).
+pub(crate) struct Annotate;
+impl Mode for Annotate {
+    const COLLECT: bool = true;
+    const ANNOTATE: bool = true;
 }
 
 /// One step of the evaluation path (keyword location).
@@ -160,6 +175,8 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     max_errors: usize,
     /// Some error was not recorded because of `max_errors`.
     pub(crate) truncated: bool,
+    /// Output units (only in the annotating mode).
+    units: output::Units,
     _mode: PhantomData<M>,
 }
 
@@ -184,6 +201,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             reported: 0,
             max_errors: budget.max_errors,
             truncated: false,
+            units: output::Units::default(),
             _mode: PhantomData,
         }
     }
@@ -198,6 +216,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline(always)]
     fn collecting(&self) -> bool {
         M::COLLECT && self.recording
+    }
+
+    /// Whether fast paths that skip bookkeeping may run: no error is
+    /// recorded and no output unit is built.
+    #[inline(always)]
+    fn unobserved(&self) -> bool {
+        !M::ANNOTATE && !self.collecting()
     }
 
     /// Runs `f` with recording off (its errors are never shown).
@@ -242,7 +267,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let program = self.program;
         let mut id = id;
         let mut node = program.node(id);
-        if !self.collecting() {
+        if self.unobserved() {
             loop {
                 match node.entry() {
                     Entry::Valid => return Ok(true),
@@ -265,9 +290,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 break;
             }
-        } else if node.flags().contains(NodeFlags::ALWAYS_VALID) {
+        } else if node.flags().contains(NodeFlags::ALWAYS_VALID) && !M::ANNOTATE {
             return Ok(true);
-        } else if node.flags().contains(NodeFlags::MEMO) {
+        } else if node.flags().contains(NodeFlags::MEMO) && !M::ANNOTATE {
             return self.memoized::<TRACK>(id, v, ev);
         }
         self.enter::<TRACK>(id, v, ev)
@@ -278,6 +303,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     fn enter<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
         let node = self.program.node(id);
         let flags = node.flags();
+        if M::ANNOTATE {
+            self.open_unit(id, v)?;
+        }
         self.meter.enter()?;
         let dynamic = self.dynamic_scope && self.scope.last() != Some(&node.resource());
         if dynamic {
@@ -296,6 +324,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         } else {
             self.run::<TRACK>(code, v, ev)
         };
+        if M::ANNOTATE {
+            self.close_unit(matches!(result, Ok(true)));
+        }
         if M::COLLECT {
             self.current = previous;
         }
@@ -375,7 +406,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
             Instr::Cond(id) => {
                 let c = p.cond(id);
-                if !TRACK && c.then.is_none() && c.otherwise.is_none() {
+                if !TRACK && !M::ANNOTATE && c.then.is_none() && c.otherwise.is_none() {
                     return Ok(true);
                 }
                 let passed = if TRACK {
@@ -457,7 +488,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         ev: &mut Evaluated,
     ) -> Flow {
         let list = self.program.list(list_id);
-        if !self.collecting() {
+        if self.unobserved() {
             if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
                 if let Some(value) = map.get(&*d.property) {
                     return self.candidates::<TRACK>(combine, list, d, value, v, ev);
@@ -501,7 +532,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     }
                 }
                 let decided = match combine {
-                    Combine::Any => !TRACK,
+                    Combine::Any => !TRACK && !M::ANNOTATE,
                     Combine::One => count > 1 && !self.collecting(),
                 };
                 if decided {
@@ -623,6 +654,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             reported: self.reported,
             max_errors: self.max_errors,
             truncated: false,
+            units: output::Units::default(),
             _mode: PhantomData,
         };
         for &r in &self.scope {
@@ -645,6 +677,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
         self.reported += 1;
         let error = self.make_error(keyword, kind, found);
+        if M::ANNOTATE {
+            self.unit_error(&error);
+        }
         self.errors.push(error);
     }
 
