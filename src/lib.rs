@@ -27,6 +27,23 @@
 //! model: what is wrong, where, and what would be accepted ([`message`];
 //! [`ValidatorOptions::mask_values`] keeps instance values out of them),
 //! and [`mcp`] shapes them into MCP tool-call results.
+//!
+//! [`Validator::evaluate`] records every subschema evaluation with its
+//! errors and annotations ([`output`]): an [`Evaluation`] renders the
+//! standard output formats ([`OutputFormat`]: `flag`, `basic`, `detailed`,
+//! `verbose`, `list`, `hierarchical`) and lists the annotations kept.
+//!
+//! ```
+//! use serde_json::json;
+//! use schemavm::OutputFormat;
+//!
+//! let schema = json!({"properties": {"query": {"type": "string", "title": "Query"}}});
+//! let evaluation = schemavm::Validator::new(&schema)?.evaluate(&json!({"query": "rust"}))?;
+//! assert_eq!(evaluation.render(OutputFormat::Flag), json!({"valid": true}));
+//! let title = evaluation.annotations().find(|a| a.keyword == "title").map(|a| a.value.clone());
+//! assert_eq!(title, Some(json!("Query")));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod corpus;
 pub mod error;

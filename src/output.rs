@@ -53,8 +53,7 @@ pub enum OutputFormat {
 }
 
 impl OutputFormat {
-    /// Every format, in the order of [`OutputFormat::name`]s listed in
-    /// docs and the CLI.
+    /// Every format, in the order the CLI lists them.
     pub const ALL: [OutputFormat; 6] = [
         OutputFormat::Flag,
         OutputFormat::Basic,
