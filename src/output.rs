@@ -273,7 +273,7 @@ impl Evaluation {
         let mut details = Vec::new();
         for (i, u) in self.units.iter().enumerate() {
             let (unit, extra) = self.list_unit(u);
-            if i == 0 || unit.len() > 4 {
+            if i == 0 || has_content(&unit) {
                 details.push(Value::Object(unit));
             }
             details.extend(extra.into_iter().map(Value::Object));
@@ -292,7 +292,7 @@ impl Evaluation {
             if !details.is_empty() {
                 unit.insert("details".into(), Value::Array(details));
             }
-            if let Some(slot) = built.get_mut(i).filter(|_| i == 0 || unit.len() > 4) {
+            if let Some(slot) = built.get_mut(i).filter(|_| i == 0 || has_content(&unit)) {
                 *slot = Some(unit);
             }
         }
@@ -369,6 +369,11 @@ fn error_place<'e>(u: &Unit, e: &'e ValidationError) -> (Option<(&'e str, &'e st
         }
         _ => (Some((path, absolute, pointer)), "false"),
     }
+}
+
+/// Whether a `list`-shaped unit says more than where it is.
+fn has_content(unit: &Map<String, Value>) -> bool {
+    ["errors", "annotations", "droppedAnnotations", "details"].iter().any(|k| unit.contains_key(*k))
 }
 
 /// Adds an error message under `keyword` (several are joined by `; `).

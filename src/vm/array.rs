@@ -61,7 +61,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
         if M::ANNOTATE && !c.prefix.is_empty() && !items.is_empty() {
             // The largest index applied, or `true` for every item.
-            let last = c.prefix.len().min(items.len()) - 1;
+            let last = c.prefix.len().min(items.len()).saturating_sub(1);
             let all = c.prefix.len() >= items.len();
             self.annotate(c.prefix_keyword, if all { Value::Bool(true) } else { Value::from(last) })?;
         }
