@@ -391,7 +391,14 @@ impl Validator {
         let c = &*self.inner;
         let mut vm = Vm::<Annotate>::new(&c.program, &c.formats, budget);
         match vm.run_root(instance) {
-            Ok(valid) => Ok(Evaluation::new(self.clone(), valid, vm.take_units(), c.messages)),
+            Ok(valid) => {
+                let mut units = vm.take_units();
+                if let Some(root) = units.first_mut().filter(|_| vm.truncated && !valid) {
+                    // As in `iter_errors`: say that the list is cut.
+                    root.errors.push(root_error(ErrorKind::ErrorLimit { max: budget.max_errors }));
+                }
+                Ok(Evaluation::new(self.clone(), valid, units, c.messages))
+            }
             Err(reason) => Err(output::BudgetExceeded { reason, fuel_used: vm.meter.used() }),
         }
     }

@@ -209,6 +209,16 @@ fn deep_instances_are_bounded() {
 }
 
 #[test]
+fn a_cut_error_list_says_so() {
+    let v = Validator::options().max_errors(2).build(&json!({"items": {"type": "string"}})).unwrap();
+    let e = v.evaluate(&json!([1, 2, 3, 4])).unwrap();
+    let messages: Vec<String> = e.errors().map(|e| e.message()).collect();
+    assert_eq!(messages.len(), 3, "{messages:?}");
+    // The root's own errors come first.
+    assert!(messages[0].starts_with("more errors than the error limit (2)"), "{messages:?}");
+}
+
+#[test]
 fn format_names_round_trip() {
     for f in OutputFormat::ALL {
         assert_eq!(f.name().parse::<OutputFormat>(), Ok(f));
