@@ -219,6 +219,40 @@ fn a_cut_error_list_says_so() {
 }
 
 #[test]
+fn quiet_subschemas_have_their_own_paths() {
+    let e = evaluate(json!({"not": {"type": "string"}, "if": {"title": "if"}, "then": true}), json!(1));
+    let verbose = e.render(OutputFormat::Verbose);
+    let paths: Vec<&Value> = verbose["annotations"].as_array().unwrap().iter().map(|u| &u["keywordLocation"]).collect();
+    assert!(paths.contains(&&json!("/if")) && paths.contains(&&json!("/then")), "{verbose}");
+    assert!(paths.contains(&&json!("/not")), "{verbose}");
+    assert!(annotations(&e).contains(&("".into(), "title".into(), json!("if"))));
+}
+
+#[test]
+fn failing_alternatives_of_a_recursive_one_of_stay_linear() {
+    // Every level tries four alternatives; each descends into `content`,
+    // which is valid, so a naive evaluation doubles (and more) per level.
+    let tags: Vec<Value> = ["a", "b", "c", "d"]
+        .iter()
+        .map(|t| {
+            json!({"required": ["tag"], "properties": {"tag": {"const": t},
+                   "content": {"$ref": "#/$defs/node"}}})
+        })
+        .collect();
+    let schema = json!({"$ref": "#/$defs/node",
+                        "$defs": {"node": {"oneOf": [{"type": "string", "title": "leaf"}, {"oneOf": tags}]}}});
+    let mut instance = json!("x");
+    for _ in 0..40 {
+        instance = json!({"tag": "d", "content": instance});
+    }
+    let v = Validator::new(&schema).unwrap();
+    let e = v.evaluate(&instance).unwrap();
+    assert!(e.is_valid());
+    let leaf = "/content".repeat(40);
+    assert!(annotations(&e).contains(&(leaf, "title".into(), json!("leaf"))));
+}
+
+#[test]
 fn format_names_round_trip() {
     for f in OutputFormat::ALL {
         assert_eq!(f.name().parse::<OutputFormat>(), Ok(f));

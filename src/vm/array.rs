@@ -90,15 +90,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let annotate = TRACK && contains.annotates;
             self.meter.charge(len)?;
             for (i, item) in items.iter().enumerate() {
-                let ok = if M::ANNOTATE {
-                    // Its output unit belongs at the item.
-                    let at = Some(InstanceStep::Index(i));
-                    self.descend(&[KeywordStep::Word("contains")], at, |vm| {
-                        vm.quietly(|vm| vm.node::<false>(contains.node, item, ev))
-                    })?
-                } else {
-                    self.quietly(|vm| vm.node::<false>(contains.node, item, ev))?
-                };
+                let at = Some(InstanceStep::Index(i));
+                let ok = self.quietly_at("contains", at, |vm| vm.node::<false>(contains.node, item, ev))?;
                 if ok {
                     count += 1;
                     if annotate {
@@ -180,7 +173,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     ) -> Flow {
         let node = self.program.node(rest);
         let flags = node.flags();
-        if (flags.contains(NodeFlags::ALWAYS_VALID) && !M::ANNOTATE) || items.len() <= start {
+        if (flags.contains(NodeFlags::ALWAYS_VALID) && !self.annotating()) || items.len() <= start {
             return Ok(true);
         }
         let rest_items = items.get(start..).unwrap_or_default();

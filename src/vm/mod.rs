@@ -222,7 +222,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// recorded and no output unit is built.
     #[inline(always)]
     fn unobserved(&self) -> bool {
-        !M::ANNOTATE && !self.collecting()
+        !self.annotating() && !self.collecting()
     }
 
     /// Runs `f` with recording off (its errors are never shown).
@@ -264,6 +264,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// added to `ev` (only meaningful when the node passes).
     #[inline(always)]
     pub(crate) fn node<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        if M::ANNOTATE && self.after_failure(id) {
+            return self.without_units::<TRACK>(id, v, ev);
+        }
         let program = self.program;
         let mut id = id;
         let mut node = program.node(id);
@@ -290,9 +293,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 break;
             }
-        } else if node.flags().contains(NodeFlags::ALWAYS_VALID) && !M::ANNOTATE {
+        } else if node.flags().contains(NodeFlags::ALWAYS_VALID) && !self.annotating() {
             return Ok(true);
-        } else if node.flags().contains(NodeFlags::MEMO) && !M::ANNOTATE {
+        } else if node.flags().contains(NodeFlags::MEMO) && !self.annotating() {
             return self.memoized::<TRACK>(id, v, ev);
         }
         self.enter::<TRACK>(id, v, ev)
@@ -303,7 +306,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     fn enter<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
         let node = self.program.node(id);
         let flags = node.flags();
-        if M::ANNOTATE {
+        if self.annotating() {
             self.open_unit(id, v)?;
         }
         self.meter.enter()?;
@@ -324,7 +327,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         } else {
             self.run::<TRACK>(code, v, ev)
         };
-        if M::ANNOTATE {
+        if self.annotating() {
             self.close_unit(matches!(result, Ok(true)));
         }
         if M::COLLECT {
@@ -398,7 +401,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             Instr::AnyOf(list) => self.alternatives::<TRACK>(Combine::Any, list, v, ev),
             Instr::OneOf(list) => self.alternatives::<TRACK>(Combine::One, list, v, ev),
             Instr::Not(child) => {
-                let matched = self.quietly(|vm| vm.node::<false>(child, v, ev))?;
+                let matched = self.quietly_at("not", None, |vm| vm.node::<false>(child, v, ev))?;
                 if matched && self.collecting() {
                     self.report(&["not"], ErrorKind::Not, None);
                 }
@@ -406,18 +409,18 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
             Instr::Cond(id) => {
                 let c = p.cond(id);
-                if !TRACK && !M::ANNOTATE && c.then.is_none() && c.otherwise.is_none() {
+                if !TRACK && !self.annotating() && c.then.is_none() && c.otherwise.is_none() {
                     return Ok(true);
                 }
                 let passed = if TRACK {
                     let mut test_ev = Evaluated::default();
-                    let passed = self.quietly(|vm| vm.node::<true>(c.test, v, &mut test_ev))?;
+                    let passed = self.quietly_at("if", None, |vm| vm.node::<true>(c.test, v, &mut test_ev))?;
                     if passed {
                         ev.merge(&test_ev);
                     }
                     passed
                 } else {
-                    self.quietly(|vm| vm.node::<false>(c.test, v, ev))?
+                    self.quietly_at("if", None, |vm| vm.node::<false>(c.test, v, ev))?
                 };
                 let (branch, keyword) = if passed { (c.then, "then") } else { (c.otherwise, "else") };
                 match branch {
@@ -532,7 +535,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     }
                 }
                 let decided = match combine {
-                    Combine::Any => !TRACK && !M::ANNOTATE,
+                    Combine::Any => !TRACK && !self.annotating(),
                     Combine::One => count > 1 && !self.collecting(),
                 };
                 if decided {

@@ -9,12 +9,25 @@
 //! units of its subschemas), each naming its parent, so building and
 //! dropping them never recurses. Every unit and annotation costs fuel in
 //! proportion to its size, so the budget bounds the memory they take.
+//!
+//! Once a subschema has reported an error, or a subschema it applies
+//! through a keyword that needs every application to pass (`properties`,
+//! `items`, `allOf`, `$ref`, ...; not `anyOf`, `oneOf`, `not`, `if`,
+//! `contains`) has failed, it has failed, and nothing it applies
+//! afterwards can contribute an annotation. Of those later evaluations,
+//! the ones of subschemas the compiler memoizes (reachable more than once
+//! at a location) run as in `Collect` (memoized, shortcuts on, their
+//! errors added to the failed unit) instead of getting units of their
+//! own. Without this, the failing alternatives of a recursive `oneOf`
+//! would re-evaluate the same subschemas at every level, exponentially;
+//! a passing evaluation still records everything, and the repeats the
+//! spec's output formats would list are bounded by the fuel they cost.
 
 use serde_json::Value;
 
-use schemavm_compiler::bytecode::NodeId;
+use schemavm_compiler::bytecode::{NodeFlags, NodeId};
 
-use super::{InstanceStep, Mode, Vm, render_keyword_path};
+use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Vm, render_keyword_path};
 use crate::error::{Exhausted, ValidationError};
 
 /// The evaluation of one subschema at one instance location.
@@ -35,6 +48,10 @@ pub(crate) struct Unit {
     pub(crate) errors: Vec<ValidationError>,
     /// Annotations of its applicators, by keyword.
     pub(crate) annotations: Vec<(&'static str, Value)>,
+    /// It is known to fail already, or an enclosing unit was when it
+    /// started (see the module documentation).
+    failed: bool,
+    below_failure: bool,
 }
 
 /// The units of one evaluation and the ones still open (innermost last).
@@ -42,13 +59,86 @@ pub(crate) struct Unit {
 pub(crate) struct Units {
     pub(crate) list: Vec<Unit>,
     open: Vec<usize>,
+    /// Evaluating below a failed unit: no units, no annotations.
+    suspended: bool,
 }
+
+/// Applicators that fail when a subschema they apply fails.
+const CONJUNCTIVE: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "items",
+    "prefixItems",
+    "additionalItems",
+    "allOf",
+    "$ref",
+    "$dynamicRef",
+    "$recursiveRef",
+    "dependentSchemas",
+    "dependencies",
+    "then",
+    "else",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+];
 
 /// Fuel charged per unit and per annotation, on top of their text.
 const UNIT_FUEL: u64 = std::mem::size_of::<Unit>() as u64;
 const ANNOTATION_FUEL: u64 = std::mem::size_of::<(&str, Value)>() as u64;
 
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
+    /// Whether output units and annotations are being recorded right now.
+    #[inline(always)]
+    pub(super) fn annotating(&self) -> bool {
+        M::ANNOTATE && !self.units.suspended
+    }
+
+    /// Whether node `id` may be evaluated more than once at a location
+    /// (the compiler memoizes it) and would be applied now below a unit
+    /// that has failed already.
+    #[inline]
+    pub(super) fn after_failure(&self, id: NodeId) -> bool {
+        !self.units.suspended
+            && self.program.node(id).flags().contains(NodeFlags::MEMO)
+            && self.units.open.last().and_then(|&i| self.units.list.get(i)).is_some_and(|u| u.failed || u.below_failure)
+    }
+
+    /// Evaluates node `id` with unit recording suspended (see the module
+    /// documentation).
+    #[inline(never)]
+    pub(super) fn without_units<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        let mark = self.errors.len();
+        self.units.suspended = true;
+        let result = self.node::<TRACK>(id, v, ev);
+        self.units.suspended = false;
+        // The errors `Collect` keeps (not those of `anyOf`/`oneOf`
+        // alternatives it dropped) belong to the failed unit.
+        let kept = self.errors.get(mark..).unwrap_or_default();
+        if let Some(unit) = self.units.open.last().and_then(|&i| self.units.list.get_mut(i)) {
+            unit.errors.extend_from_slice(kept);
+        }
+        result
+    }
+
+    /// [`Vm::quietly`] for a subschema applied through `keyword` (and at
+    /// `instance`, if given) whose errors are never shown (`not`, `if`,
+    /// `contains`); while annotating, one step further along the paths, so
+    /// its output unit is placed right.
+    #[inline(always)]
+    pub(super) fn quietly_at<R>(
+        &mut self,
+        keyword: &'static str,
+        instance: Option<InstanceStep<'v>>,
+        f: impl FnOnce(&mut Self) -> R,
+    ) -> R {
+        if self.annotating() {
+            self.descend(&[KeywordStep::Word(keyword)], instance, |vm| vm.quietly(f))
+        } else {
+            self.quietly(f)
+        }
+    }
+
     /// Starts the unit of node `id` at the current locations.
     pub(super) fn open_unit(&mut self, id: NodeId, v: &Value) -> Result<(), Exhausted> {
         let evaluation_path = render_keyword_path(&self.keyword_path);
@@ -64,6 +154,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
         self.meter.charge(UNIT_FUEL + (evaluation_path.len() + instance_location.len()) as u64)?;
         let parent = self.units.open.last().copied();
+        let below_failure = parent.and_then(|p| self.units.list.get(p)).is_some_and(|p| p.failed || p.below_failure);
         self.units.open.push(self.units.list.len());
         self.units.list.push(Unit {
             parent,
@@ -74,28 +165,50 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             string_instance: v.is_string(),
             errors: Vec::new(),
             annotations: Vec::new(),
+            failed: false,
+            below_failure,
         });
         Ok(())
     }
 
-    /// Finishes the innermost unit.
+    /// Finishes the innermost unit; a failure fails its parent too if it
+    /// was applied through a keyword that needs it to pass.
     pub(super) fn close_unit(&mut self, valid: bool) {
-        if let Some(unit) = self.units.open.pop().and_then(|i| self.units.list.get_mut(i)) {
-            unit.valid = valid;
+        let Some(i) = self.units.open.pop() else { return };
+        let Some(unit) = self.units.list.get_mut(i) else { return };
+        unit.valid = valid;
+        if valid {
+            return;
+        }
+        let (path, parent) = (std::mem::take(&mut unit.evaluation_path), unit.parent);
+        if let Some(p) = parent.and_then(|p| self.units.list.get_mut(p)) {
+            let applicator = path.get(p.evaluation_path.len()..).unwrap_or_default().split('/').nth(1);
+            p.failed |= applicator.is_some_and(|k| CONJUNCTIVE.contains(&k));
+        }
+        if let Some(unit) = self.units.list.get_mut(i) {
+            unit.evaluation_path = path;
         }
     }
 
     /// Records an error in the innermost unit (bounded by
-    /// `Budget::max_errors`, like every recorded error).
+    /// `Budget::max_errors`, like every recorded error). While suspended,
+    /// [`Vm::without_units`] adds the errors when it is done.
     pub(super) fn unit_error(&mut self, error: &ValidationError) {
+        if self.units.suspended {
+            return;
+        }
         if let Some(unit) = self.innermost() {
             unit.errors.push(error.clone());
+            unit.failed = true;
         }
     }
 
     /// Adds `item` to the list annotation of `keyword` in the innermost
     /// unit (`properties` names, `contains` indices).
     pub(super) fn annotate_item(&mut self, keyword: &'static str, item: Value) -> Result<(), Exhausted> {
+        if self.units.suspended {
+            return Ok(());
+        }
         self.meter.charge(ANNOTATION_FUEL + item.as_str().map_or(0, str::len) as u64)?;
         if let Some(unit) = self.innermost() {
             match unit.annotations.iter_mut().find(|(k, _)| *k == keyword) {
@@ -110,6 +223,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// Sets the annotation of `keyword` in the innermost unit (`items`:
     /// `true`, `prefixItems`: the last index applied).
     pub(super) fn annotate(&mut self, keyword: &'static str, value: Value) -> Result<(), Exhausted> {
+        if self.units.suspended {
+            return Ok(());
+        }
         self.meter.charge(ANNOTATION_FUEL)?;
         if let Some(unit) = self.innermost() {
             match unit.annotations.iter_mut().find(|(k, _)| *k == keyword) {
