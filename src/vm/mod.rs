@@ -58,18 +58,33 @@ pub(crate) trait Mode {
     const COLLECT: bool;
     /// Output units and annotations are recorded (for `evaluate`).
     const ANNOTATE: bool = false;
+    /// Where output units are kept: nowhere (`()`, no drop glue) except
+    /// in [`Annotate`].
+    type Units: Default;
+    /// The output units, if the mode keeps any.
+    #[inline(always)]
+    fn units(_store: &Self::Units) -> Option<&output::Units> {
+        None
+    }
+    /// The output units, if the mode keeps any.
+    #[inline(always)]
+    fn units_mut(_store: &mut Self::Units) -> Option<&mut output::Units> {
+        None
+    }
 }
 
 /// Valid or invalid, nothing else.
 pub(crate) struct Fast;
 impl Mode for Fast {
     const COLLECT: bool = false;
+    type Units = ();
 }
 
 /// Every error, with locations.
 pub(crate) struct Collect;
 impl Mode for Collect {
     const COLLECT: bool = true;
+    type Units = ();
 }
 
 /// Every error, plus an output unit per subschema evaluation with its
@@ -78,6 +93,15 @@ pub(crate) struct Annotate;
 impl Mode for Annotate {
     const COLLECT: bool = true;
     const ANNOTATE: bool = true;
+    type Units = output::Units;
+    #[inline(always)]
+    fn units(store: &output::Units) -> Option<&output::Units> {
+        Some(store)
+    }
+    #[inline(always)]
+    fn units_mut(store: &mut output::Units) -> Option<&mut output::Units> {
+        Some(store)
+    }
 }
 
 /// One step of the evaluation path (keyword location).
@@ -176,7 +200,7 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     /// Some error was not recorded because of `max_errors`.
     pub(crate) truncated: bool,
     /// Output units (only in the annotating mode).
-    units: output::Units,
+    units: M::Units,
     _mode: PhantomData<M>,
 }
 
@@ -201,7 +225,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             reported: 0,
             max_errors: budget.max_errors,
             truncated: false,
-            units: output::Units::default(),
+            units: Default::default(),
             _mode: PhantomData,
         }
     }
@@ -657,7 +681,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             reported: self.reported,
             max_errors: self.max_errors,
             truncated: false,
-            units: output::Units::default(),
+            units: Default::default(),
             _mode: PhantomData,
         };
         for &r in &self.scope {

@@ -91,7 +91,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// Whether output units and annotations are being recorded right now.
     #[inline(always)]
     pub(super) fn annotating(&self) -> bool {
-        M::ANNOTATE && !self.units.suspended
+        M::ANNOTATE && M::units(&self.units).is_some_and(|u| !u.suspended)
     }
 
     /// Whether node `id` may be evaluated more than once at a location
@@ -99,9 +99,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// that has failed already.
     #[inline]
     pub(super) fn after_failure(&self, id: NodeId) -> bool {
-        !self.units.suspended
+        M::units(&self.units).is_some_and(|units| !units.suspended && units.innermost().is_some_and(Unit::failing))
             && self.program.node(id).flags().contains(NodeFlags::MEMO)
-            && self.units.open.last().and_then(|&i| self.units.list.get(i)).is_some_and(|u| u.failed || u.below_failure)
     }
 
     /// Evaluates node `id` with unit recording suspended (see the module
@@ -109,16 +108,22 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline(never)]
     pub(super) fn without_units<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
         let mark = self.errors.len();
-        self.units.suspended = true;
+        self.suspend(true);
         let result = self.node::<TRACK>(id, v, ev);
-        self.units.suspended = false;
+        self.suspend(false);
         // The errors `Collect` keeps (not those of `anyOf`/`oneOf`
         // alternatives it dropped) belong to the failed unit.
         let kept = self.errors.get(mark..).unwrap_or_default();
-        if let Some(unit) = self.units.open.last().and_then(|&i| self.units.list.get_mut(i)) {
+        if let Some(unit) = M::units_mut(&mut self.units).and_then(Units::innermost_mut) {
             unit.errors.extend_from_slice(kept);
         }
         result
+    }
+
+    fn suspend(&mut self, yes: bool) {
+        if let Some(units) = M::units_mut(&mut self.units) {
+            units.suspended = yes;
+        }
     }
 
     /// [`Vm::quietly`] for a subschema applied through `keyword` (and at
@@ -153,10 +158,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
         }
         self.meter.charge(UNIT_FUEL + (evaluation_path.len() + instance_location.len()) as u64)?;
-        let parent = self.units.open.last().copied();
-        let below_failure = parent.and_then(|p| self.units.list.get(p)).is_some_and(|p| p.failed || p.below_failure);
-        self.units.open.push(self.units.list.len());
-        self.units.list.push(Unit {
+        let Some(units) = M::units_mut(&mut self.units) else { return Ok(()) };
+        let parent = units.open.last().copied();
+        let below_failure = units.innermost().is_some_and(Unit::failing);
+        units.open.push(units.list.len());
+        units.list.push(Unit {
             parent,
             node: id,
             valid: false,
@@ -174,18 +180,19 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// Finishes the innermost unit; a failure fails its parent too if it
     /// was applied through a keyword that needs it to pass.
     pub(super) fn close_unit(&mut self, valid: bool) {
-        let Some(i) = self.units.open.pop() else { return };
-        let Some(unit) = self.units.list.get_mut(i) else { return };
+        let Some(units) = M::units_mut(&mut self.units) else { return };
+        let Some(i) = units.open.pop() else { return };
+        let Some(unit) = units.list.get_mut(i) else { return };
         unit.valid = valid;
         if valid {
             return;
         }
         let (path, parent) = (std::mem::take(&mut unit.evaluation_path), unit.parent);
-        if let Some(p) = parent.and_then(|p| self.units.list.get_mut(p)) {
+        if let Some(p) = parent.and_then(|p| units.list.get_mut(p)) {
             let applicator = path.get(p.evaluation_path.len()..).unwrap_or_default().split('/').nth(1);
             p.failed |= applicator.is_some_and(|k| CONJUNCTIVE.contains(&k));
         }
-        if let Some(unit) = self.units.list.get_mut(i) {
+        if let Some(unit) = units.list.get_mut(i) {
             unit.evaluation_path = path;
         }
     }
@@ -194,10 +201,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// `Budget::max_errors`, like every recorded error). While suspended,
     /// [`Vm::without_units`] adds the errors when it is done.
     pub(super) fn unit_error(&mut self, error: &ValidationError) {
-        if self.units.suspended {
-            return;
-        }
-        if let Some(unit) = self.innermost() {
+        if let Some(unit) = self.recording_unit() {
             unit.errors.push(error.clone());
             unit.failed = true;
         }
@@ -206,11 +210,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// Adds `item` to the list annotation of `keyword` in the innermost
     /// unit (`properties` names, `contains` indices).
     pub(super) fn annotate_item(&mut self, keyword: &'static str, item: Value) -> Result<(), Exhausted> {
-        if self.units.suspended {
+        if !self.annotating() {
             return Ok(());
         }
         self.meter.charge(ANNOTATION_FUEL + item.as_str().map_or(0, str::len) as u64)?;
-        if let Some(unit) = self.innermost() {
+        if let Some(unit) = self.recording_unit() {
             match unit.annotations.iter_mut().find(|(k, _)| *k == keyword) {
                 Some((_, Value::Array(list))) => list.push(item),
                 Some((_, other)) => *other = Value::Array(vec![item]),
@@ -223,11 +227,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// Sets the annotation of `keyword` in the innermost unit (`items`:
     /// `true`, `prefixItems`: the last index applied).
     pub(super) fn annotate(&mut self, keyword: &'static str, value: Value) -> Result<(), Exhausted> {
-        if self.units.suspended {
+        if !self.annotating() {
             return Ok(());
         }
         self.meter.charge(ANNOTATION_FUEL)?;
-        if let Some(unit) = self.innermost() {
+        if let Some(unit) = self.recording_unit() {
             match unit.annotations.iter_mut().find(|(k, _)| *k == keyword) {
                 Some((_, slot)) => *slot = value,
                 None => unit.annotations.push((keyword, value)),
@@ -238,11 +242,28 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// The finished units (after the root evaluation).
     pub(crate) fn take_units(&mut self) -> Vec<Unit> {
-        std::mem::take(&mut self.units.list)
+        M::units_mut(&mut self.units).map(|u| std::mem::take(&mut u.list)).unwrap_or_default()
     }
 
-    fn innermost(&mut self) -> Option<&mut Unit> {
-        let i = *self.units.open.last()?;
-        self.units.list.get_mut(i)
+    /// The innermost open unit, unless recording is suspended.
+    fn recording_unit(&mut self) -> Option<&mut Unit> {
+        M::units_mut(&mut self.units).filter(|u| !u.suspended).and_then(Units::innermost_mut)
+    }
+}
+
+impl Units {
+    fn innermost(&self) -> Option<&Unit> {
+        self.list.get(*self.open.last()?)
+    }
+
+    fn innermost_mut(&mut self) -> Option<&mut Unit> {
+        self.list.get_mut(*self.open.last()?)
+    }
+}
+
+impl Unit {
+    /// It failed, or an enclosing unit had when it started.
+    fn failing(&self) -> bool {
+        self.failed || self.below_failure
     }
 }
