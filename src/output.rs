@@ -43,7 +43,9 @@ pub enum OutputFormat {
     /// 2020-12 `detailed`: the failing (or annotating) subschemas as a
     /// tree, a subschema with a single entry replaced by it.
     Detailed,
-    /// 2020-12 `verbose`: every subschema evaluated, as a tree.
+    /// 2020-12 `verbose`: every subschema evaluated, as a tree (below a
+    /// subschema that failed, the ones the compiler memoizes are checked
+    /// without units of their own; their errors are the failed one's).
     Verbose,
     /// `list`: one unit per subschema with errors or annotations, keyed
     /// by keyword.
