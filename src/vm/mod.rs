@@ -11,8 +11,10 @@
 //! restores short-circuiting there. [`Annotate`] (for `evaluate`) is
 //! `Collect` plus an output unit per subschema evaluation and the
 //! applicators' annotations ([`output`]); it enters every subschema (no
-//! always-valid shortcut, no memo, every `anyOf` branch), and its extra
-//! code sits behind `M::ANNOTATE`, which folds away in the other modes.
+//! always-valid shortcut, no memo, every `anyOf` branch) except below one
+//! that has failed already, and its extra code sits behind `M::ANNOTATE`
+//! (and `Mode::Units`, `()` elsewhere), which folds away in the other
+//! modes.
 //!
 //! Independently, the `TRACK` const parameter makes an evaluation record
 //! which properties and items it evaluated ([`Evaluated`]), for
