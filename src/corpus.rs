@@ -181,9 +181,8 @@ fn parse_expect(v: &Value) -> Result<Outcome, String> {
 }
 
 impl Case {
-    /// Compiles and validates, timing both.
-    pub fn run(self) -> Report {
-        let start = Instant::now();
+    /// The validator options the case asks for.
+    fn options(&self) -> crate::ValidatorOptions {
         let mut options = Validator::options();
         if let Some(d) = self.draft {
             options = options.draft(d);
@@ -191,7 +190,42 @@ impl Case {
         if let Some(a) = self.assert_formats {
             options = options.assert_formats(a);
         }
-        let (actual, detail) = match options.build(&self.schema) {
+        options
+    }
+
+    /// Checks that [`Validator::evaluate`] under `budget` agrees with
+    /// [`Validator::outcome`] (a budget outcome is always allowed: an
+    /// evaluation costs more) and that its output renders. Schemas that do
+    /// not compile pass.
+    pub fn check_evaluate(&self, budget: &crate::Budget) -> Result<(), String> {
+        let Ok(v) = self.options().build(&self.schema) else { return Ok(()) };
+        let evaluation = match v.evaluate_with(&self.instance, budget) {
+            Ok(e) => e,
+            Err(_) => return Ok(()),
+        };
+        let verdict = v.outcome_with(&self.instance, budget);
+        let agrees = match verdict {
+            crate::Outcome::Valid => evaluation.is_valid(),
+            crate::Outcome::Invalid => !evaluation.is_valid(),
+            crate::Outcome::BudgetExceeded { .. } => true,
+        };
+        if !agrees {
+            return Err(format!(
+                "{}: evaluate says valid={}, outcome is {verdict:?}",
+                self.name,
+                evaluation.is_valid()
+            ));
+        }
+        for format in [crate::OutputFormat::Basic, crate::OutputFormat::Hierarchical] {
+            dismantle(evaluation.render(format));
+        }
+        Ok(())
+    }
+
+    /// Compiles and validates, timing both.
+    pub fn run(self) -> Report {
+        let start = Instant::now();
+        let (actual, detail) = match self.options().build(&self.schema) {
             Err(e) => {
                 let (kind, limit) = compile_error_class(e.kind());
                 (Outcome::CompileError { kind: Some(kind), limit }, e.to_string())
@@ -212,10 +246,18 @@ impl Case {
             }
         };
         let elapsed = start.elapsed();
+        let name = self.name.clone();
+        let expected = self.expect.clone();
+        self.discard();
+        let detail = detail.lines().next().unwrap_or("").chars().take(160).collect();
+        Report { name, actual, expected, elapsed, detail }
+    }
+
+    /// Drops the case without recursing into its (possibly very deep)
+    /// schema and instance.
+    pub fn discard(self) {
         dismantle(self.schema);
         dismantle(self.instance);
-        let detail = detail.lines().next().unwrap_or("").chars().take(160).collect();
-        Report { name: self.name, actual, expected: self.expect, elapsed, detail }
     }
 }
 

@@ -27,6 +27,23 @@
 //! model: what is wrong, where, and what would be accepted ([`message`];
 //! [`ValidatorOptions::mask_values`] keeps instance values out of them),
 //! and [`mcp`] shapes them into MCP tool-call results.
+//!
+//! [`Validator::evaluate`] records every subschema evaluation with its
+//! errors and annotations ([`output`]): an [`Evaluation`] renders the
+//! standard output formats ([`OutputFormat`]: `flag`, `basic`, `detailed`,
+//! `verbose`, `list`, `hierarchical`) and lists the annotations kept.
+//!
+//! ```
+//! use serde_json::json;
+//! use schemavm::OutputFormat;
+//!
+//! let schema = json!({"properties": {"query": {"type": "string", "title": "Query"}}});
+//! let evaluation = schemavm::Validator::new(&schema)?.evaluate(&json!({"query": "rust"}))?;
+//! assert_eq!(evaluation.render(OutputFormat::Flag), json!({"valid": true}));
+//! let title = evaluation.annotations().find(|a| a.keyword == "title").map(|a| a.value.clone());
+//! assert_eq!(title, Some(json!("Query")));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod corpus;
 pub mod error;
@@ -35,6 +52,7 @@ pub mod location;
 pub mod mcp;
 pub mod message;
 mod meta;
+pub mod output;
 pub mod retrieve;
 mod vm;
 
@@ -46,6 +64,7 @@ use serde_json::Value;
 pub use error::{ErrorKind, Exhausted, Found, ValidationError};
 pub use location::{InstanceLocation, PathSegment};
 pub use message::MessageOptions;
+pub use output::{Evaluation, OutputFormat};
 pub use retrieve::{FetchRecord, Retrieve, RetrieveError, RetrieveErrorKind, Retriever};
 /// The compiler crate, for inspecting programs and embedded documents.
 pub use schemavm_compiler as compiler;
@@ -53,7 +72,7 @@ pub use schemavm_compiler::{CompileError, CompileErrorKind, Draft, Limits, bytec
 pub use vm::Budget;
 
 use schemavm_compiler::{CompileOptions, Program};
-use vm::{Collect, Fast, Vm};
+use vm::{Annotate, Collect, Fast, Vm};
 
 /// The three outcomes of a validation: an exhausted budget is neither
 /// valid nor invalid.
@@ -251,6 +270,16 @@ impl ValidatorOptions {
         self
     }
 
+    /// Do not keep the values of annotation keywords (`title`,
+    /// `description`, `default`, `examples`, unknown keywords, ...) in the
+    /// compiled program: less memory, but [`Validator::evaluate`] then
+    /// reports only the annotations of applicators (`properties`,
+    /// `items`, `contains`, ...). Validation is unaffected.
+    pub fn skip_annotations(mut self, yes: bool) -> Self {
+        self.compile.skip_annotations = yes;
+        self
+    }
+
     /// Compiles `schema` with these options.
     pub fn build(&self, schema: &Value) -> Result<Validator, CompileError> {
         schemavm_compiler::check_depth(schema, schemavm_compiler::error::DEFAULT_BASE_URI, &self.compile.limits)?;
@@ -344,6 +373,34 @@ impl Validator {
     /// [`Validator::iter_errors`] under a per-call budget.
     pub fn iter_errors_with(&self, instance: &Value, budget: &Budget) -> std::vec::IntoIter<ValidationError> {
         self.collect(instance, budget).into_iter()
+    }
+
+    /// Evaluates `instance` recording every subschema evaluation and the
+    /// annotations, for the standard output formats
+    /// ([`Evaluation::render`]) and [`Evaluation::annotations`]. Slower
+    /// than [`Validator::validate`]: every subschema is entered (no
+    /// shortcuts), and each output unit costs fuel in proportion to its
+    /// size, so the budget also bounds the output's memory. Running out is
+    /// `Err`, never a verdict.
+    pub fn evaluate(&self, instance: &Value) -> Result<Evaluation, output::BudgetExceeded> {
+        self.evaluate_with(instance, &self.inner.budget)
+    }
+
+    /// [`Validator::evaluate`] under a per-call budget.
+    pub fn evaluate_with(&self, instance: &Value, budget: &Budget) -> Result<Evaluation, output::BudgetExceeded> {
+        let c = &*self.inner;
+        let mut vm = Vm::<Annotate>::new(&c.program, &c.formats, budget);
+        match vm.run_root(instance) {
+            Ok(valid) => {
+                let mut units = vm.take_units();
+                if let Some(root) = units.first_mut().filter(|_| vm.truncated && !valid) {
+                    // As in `iter_errors`: say that the list is cut.
+                    root.errors.push(root_error(ErrorKind::ErrorLimit { max: budget.max_errors }));
+                }
+                Ok(Evaluation::new(self.clone(), valid, units, c.messages))
+            }
+            Err(reason) => Err(output::BudgetExceeded { reason, fuel_used: vm.meter.used() }),
+        }
     }
 
     fn collect(&self, instance: &Value, budget: &Budget) -> Vec<ValidationError> {

@@ -132,7 +132,7 @@ fn corpus_command_runs_a_case() {
     assert!(out.contains("1 cases, 0 failed"), "{out}");
 }
 
-// `--output text|mcp` and the message options.
+// `--output text|mcp|<standard format>` and the message options.
 
 const SCHEMA: &str = "examples/issue-tool.schema.json";
 const VALID: &str = "examples/issue-tool.valid.json";
@@ -210,12 +210,44 @@ fn budget_and_schema_failures_in_mcp_output() {
 }
 
 #[test]
+fn standard_output_formats_are_a_json_line_per_instance() {
+    for format in ["flag", "basic", "detailed", "verbose", "list", "hierarchical"] {
+        let o = schemavm(&["validate", "--schema", SCHEMA, "--output", format, INVALID, VALID]);
+        assert_eq!(o.status.code(), Some(1), "{format}: {}", stderr(&o));
+        let out = stdout(&o);
+        let lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(lines.len(), 2, "{format}: {out}");
+        assert_eq!((&lines[0]["valid"], &lines[1]["valid"]), (&json!(false), &json!(true)), "{format}: {out}");
+    }
+    let o = schemavm(&["validate", "--schema", SCHEMA, "--output", "basic", "--mask-values", INVALID]);
+    let basic: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let errors = basic["errors"].as_array().unwrap();
+    let limit = errors.iter().find(|e| e["keywordLocation"] == json!("/properties/limit/maximum")).unwrap();
+    assert_eq!(limit["instanceLocation"], json!("/limit"));
+    assert_eq!(limit["error"], json!("must be at most 50 (got a number)"));
+    let o = schemavm(&["validate", "--schema", SCHEMA, "--output", "flag", VALID]);
+    assert_eq!((o.status.code(), stdout(&o)), (Some(0), "{\"valid\":true}\n".to_string()));
+}
+
+#[test]
+fn standard_output_reports_budget_exhaustion_without_a_verdict() {
+    let schema = scratch("redos-standard.json", r#"{"properties": {"name": {"pattern": "^(a*)*\\1b"}}}"#);
+    let instance = scratch("long-standard.json", &format!(r#"{{"name": "{}"}}"#, "a".repeat(5000)));
+    let o = schemavm(&["validate", "--schema", &schema, "--output", "basic", &instance]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let line: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert!(line.get("valid").is_none(), "{line}");
+    assert!(line["notEvaluated"].as_str().unwrap().contains("a regular expression hit its backtracking limit"));
+}
+
+#[test]
 fn other_output_names_are_refused_with_the_supported_ones() {
-    for name in ["basic", "flag", "json"] {
+    for name in ["json", "hierarchy", "Basic"] {
         let o = schemavm(&["validate", "--schema", SCHEMA, "--output", name, VALID]);
         assert_eq!(o.status.code(), Some(2));
         let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.contains(&format!("unknown --output \"{name}\" (supported: text, mcp)")), "{err}");
+        let supported = "(supported: text, mcp, flag, basic, detailed, verbose, list, hierarchical)";
+        assert!(err.contains(&format!("unknown --output \"{name}\" {supported}")), "{err}");
     }
     let o = schemavm(&["validate", "--schema", SCHEMA, "--max-errors", "many", VALID]);
     assert_eq!(o.status.code(), Some(2));

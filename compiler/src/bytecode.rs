@@ -257,6 +257,18 @@ pub enum Entry {
     Forward,
 }
 
+/// A keyword value a subschema contributes as an annotation where it
+/// passes (for `evaluate`; the validation paths never read it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Annotation {
+    /// The keyword.
+    pub keyword: Box<str>,
+    /// Its value, as written in the schema.
+    pub value: Value,
+    /// Only string instances are annotated (the content keywords).
+    pub strings_only: bool,
+}
+
 /// A compiled subschema.
 #[derive(Debug, Clone)]
 pub struct Node {
@@ -621,6 +633,8 @@ pub struct Program {
     pub(crate) dynamic_refs: Vec<DynamicRef>,
     pub(crate) contents: Vec<ContentChecks>,
     pub(crate) regexes: Vec<Regex>,
+    /// Static annotations of the nodes that have any, sorted by node.
+    pub(crate) annotations: Vec<(NodeId, Box<[Annotation]>)>,
     pub(crate) resources: Vec<Resource>,
     pub(crate) flags: ProgramFlags,
     pub(crate) costs: Vec<NodeCost>,
@@ -722,6 +736,18 @@ impl Program {
     pub fn resource(&self, id: ResourceId) -> &Resource {
         &self.resources[id.index()]
     }
+    /// The static annotations of a node (`title`, `description`,
+    /// `default`, `examples`, `deprecated`, `readOnly`, `writeOnly`,
+    /// `format`, the content keywords and unknown keywords), in schema
+    /// order; empty when compiled with
+    /// [`CompileOptions::skip_annotations`](crate::CompileOptions::skip_annotations).
+    pub fn annotations(&self, id: NodeId) -> &[Annotation] {
+        match self.annotations.binary_search_by_key(&id, |(n, _)| *n) {
+            Ok(i) => self.annotations.get(i).map_or(&[], |(_, a)| &**a),
+            Err(_) => &[],
+        }
+    }
+
     /// The discriminator of an `anyOf`/`oneOf` list, if it has one.
     #[inline]
     pub fn discriminator(&self, id: ListId) -> Option<&Discriminator> {

@@ -89,4 +89,9 @@ pub struct CompileOptions {
     /// `propertyNames`, `maxProperties`. MCP clients' lenient checking of
     /// `structuredContent`.
     pub allow_undeclared_properties: bool,
+    /// Do not keep the values of annotation keywords (`title`,
+    /// `description`, `default`, unknown keywords, ...) in the program: a
+    /// smaller program, but evaluations then report only the annotations
+    /// of applicators (`properties`, `items`, ...).
+    pub skip_annotations: bool,
 }

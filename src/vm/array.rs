@@ -59,9 +59,15 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if TRACK {
             ev.items_below = ev.items_below.max(c.prefix.len().min(items.len()));
         }
+        if M::ANNOTATE && !c.prefix.is_empty() && !items.is_empty() {
+            // The largest index applied, or `true` for every item.
+            let last = c.prefix.len().min(items.len()).saturating_sub(1);
+            let all = c.prefix.len() >= items.len();
+            self.annotate(c.prefix_keyword, if all { Value::Bool(true) } else { Value::from(last) })?;
+        }
         if let Some(rest) = c.rest {
             let start = c.prefix.len().min(items.len());
-            let done = if self.collecting() { None } else { self.planned_items(c.rest_plan, items.get(start..))? };
+            let done = if self.unobserved() { self.planned_items(c.rest_plan, items.get(start..))? } else { None };
             let ok = match done {
                 Some(ok) => ok,
                 None => self.rest_items(rest, c.rest_keyword, items, start, ev)?,
@@ -75,24 +81,31 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             if TRACK {
                 ev.all_items = true;
             }
+            if M::ANNOTATE && items.len() > start {
+                self.annotate(c.rest_keyword, Value::Bool(true))?;
+            }
         }
         if let Some(contains) = c.contains {
             let mut count = 0u64;
             let annotate = TRACK && contains.annotates;
             self.meter.charge(len)?;
             for (i, item) in items.iter().enumerate() {
-                let ok = self.quietly(|vm| vm.node::<false>(contains.node, item, ev))?;
+                let at = Some(InstanceStep::Index(i));
+                let ok = self.quietly_at("contains", at, |vm| vm.node::<false>(contains.node, item, ev))?;
                 if ok {
                     count += 1;
                     if annotate {
                         ev.items.set(i);
+                    }
+                    if M::ANNOTATE {
+                        self.annotate_item("contains", Value::from(i))?;
                     }
                 }
                 let decided = match contains.max {
                     None => count >= contains.min,
                     Some(max) => count > max,
                 };
-                if decided && !annotate && !self.collecting() {
+                if decided && !annotate && self.unobserved() {
                     break;
                 }
             }
@@ -160,11 +173,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     ) -> Flow {
         let node = self.program.node(rest);
         let flags = node.flags();
-        if flags.contains(NodeFlags::ALWAYS_VALID) || items.len() <= start {
+        if (flags.contains(NodeFlags::ALWAYS_VALID) && !self.annotating()) || items.len() <= start {
             return Ok(true);
         }
         let rest_items = items.get(start..).unwrap_or_default();
-        if flags.contains(NodeFlags::TYPE_ONLY) && !self.collecting() {
+        if flags.contains(NodeFlags::TYPE_ONLY) && self.unobserved() {
             self.meter.charge(rest_items.len() as u64)?;
             let (types, strict) = (node.types(), self.strict_integers);
             return Ok(rest_items.iter().all(|item| types.admits(item, strict)));
@@ -228,6 +241,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     return Ok(false);
                 }
             }
+        }
+        if M::ANNOTATE && (0..items.len()).any(|i| !ev.has_item(i)) {
+            self.annotate("unevaluatedItems", Value::Bool(true))?;
         }
         ev.all_items = true;
         Ok(valid)

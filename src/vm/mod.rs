@@ -2,13 +2,19 @@
 //!
 //! # Modes
 //!
-//! One interpreter serves two modes, chosen by the [`Mode`] type
+//! One interpreter serves three modes, chosen by the [`Mode`] type
 //! parameter and monomorphized: [`Fast`] answers valid/invalid, allocates
 //! nothing on its own account and stops at the first failure; [`Collect`]
 //! records every error with its instance location, evaluation path and
 //! absolute keyword location. In `Collect` mode, subschemas whose errors
 //! are never shown (`not`, `if`, `contains`) run with recording off, which
-//! restores short-circuiting there.
+//! restores short-circuiting there. [`Annotate`] (for `evaluate`) is
+//! `Collect` plus an output unit per subschema evaluation and the
+//! applicators' annotations ([`output`]); it enters every subschema (no
+//! always-valid shortcut, no memo, every `anyOf` branch) except below one
+//! that has failed already, and its extra code sits behind `M::ANNOTATE`
+//! (and `Mode::Units`, `()` elsewhere), which folds away in the other
+//! modes.
 //!
 //! Independently, the `TRACK` const parameter makes an evaluation record
 //! which properties and items it evaluated ([`Evaluated`]), for
@@ -27,6 +33,7 @@ mod budget;
 mod hash;
 mod memo;
 mod object;
+pub(crate) mod output;
 mod scalar;
 
 use std::marker::PhantomData;
@@ -51,18 +58,52 @@ pub(crate) type Flow = Result<bool, Exhausted>;
 pub(crate) trait Mode {
     /// Errors are recorded.
     const COLLECT: bool;
+    /// Output units and annotations are recorded (for `evaluate`).
+    const ANNOTATE: bool = false;
+    /// Where output units are kept: nowhere (`()`, no drop glue) except
+    /// in [`Annotate`].
+    type Units: Default;
+    /// The output units, if the mode keeps any.
+    #[inline(always)]
+    fn units(_store: &Self::Units) -> Option<&output::Units> {
+        None
+    }
+    /// The output units, if the mode keeps any.
+    #[inline(always)]
+    fn units_mut(_store: &mut Self::Units) -> Option<&mut output::Units> {
+        None
+    }
 }
 
 /// Valid or invalid, nothing else.
 pub(crate) struct Fast;
 impl Mode for Fast {
     const COLLECT: bool = false;
+    type Units = ();
 }
 
 /// Every error, with locations.
 pub(crate) struct Collect;
 impl Mode for Collect {
     const COLLECT: bool = true;
+    type Units = ();
+}
+
+/// Every error, plus an output unit per subschema evaluation with its
+/// annotations (for `evaluate` and the standard output formats).
+pub(crate) struct Annotate;
+impl Mode for Annotate {
+    const COLLECT: bool = true;
+    const ANNOTATE: bool = true;
+    type Units = output::Units;
+    #[inline(always)]
+    fn units(store: &output::Units) -> Option<&output::Units> {
+        Some(store)
+    }
+    #[inline(always)]
+    fn units_mut(store: &mut output::Units) -> Option<&mut output::Units> {
+        Some(store)
+    }
 }
 
 /// One step of the evaluation path (keyword location).
@@ -160,6 +201,8 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     max_errors: usize,
     /// Some error was not recorded because of `max_errors`.
     pub(crate) truncated: bool,
+    /// Output units (only in the annotating mode).
+    units: M::Units,
     _mode: PhantomData<M>,
 }
 
@@ -184,6 +227,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             reported: 0,
             max_errors: budget.max_errors,
             truncated: false,
+            units: Default::default(),
             _mode: PhantomData,
         }
     }
@@ -198,6 +242,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline(always)]
     fn collecting(&self) -> bool {
         M::COLLECT && self.recording
+    }
+
+    /// Whether fast paths that skip bookkeeping may run: no error is
+    /// recorded and no output unit is built.
+    #[inline(always)]
+    fn unobserved(&self) -> bool {
+        !self.annotating() && !self.collecting()
     }
 
     /// Runs `f` with recording off (its errors are never shown).
@@ -239,10 +290,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// added to `ev` (only meaningful when the node passes).
     #[inline(always)]
     pub(crate) fn node<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        if M::ANNOTATE && self.after_failure(id) {
+            return self.without_units::<TRACK>(id, v, ev);
+        }
         let program = self.program;
         let mut id = id;
         let mut node = program.node(id);
-        if !self.collecting() {
+        if self.unobserved() {
             loop {
                 match node.entry() {
                     Entry::Valid => return Ok(true),
@@ -265,9 +319,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 break;
             }
-        } else if node.flags().contains(NodeFlags::ALWAYS_VALID) {
+        } else if node.flags().contains(NodeFlags::ALWAYS_VALID) && !self.annotating() {
             return Ok(true);
-        } else if node.flags().contains(NodeFlags::MEMO) {
+        } else if node.flags().contains(NodeFlags::MEMO) && !self.annotating() {
             return self.memoized::<TRACK>(id, v, ev);
         }
         self.enter::<TRACK>(id, v, ev)
@@ -278,6 +332,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     fn enter<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
         let node = self.program.node(id);
         let flags = node.flags();
+        if self.annotating() {
+            self.open_unit(id, v)?;
+        }
         self.meter.enter()?;
         let dynamic = self.dynamic_scope && self.scope.last() != Some(&node.resource());
         if dynamic {
@@ -296,6 +353,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         } else {
             self.run::<TRACK>(code, v, ev)
         };
+        if self.annotating() {
+            self.close_unit(matches!(result, Ok(true)));
+        }
         if M::COLLECT {
             self.current = previous;
         }
@@ -367,7 +427,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             Instr::AnyOf(list) => self.alternatives::<TRACK>(Combine::Any, list, v, ev),
             Instr::OneOf(list) => self.alternatives::<TRACK>(Combine::One, list, v, ev),
             Instr::Not(child) => {
-                let matched = self.quietly(|vm| vm.node::<false>(child, v, ev))?;
+                let matched = self.quietly_at("not", None, |vm| vm.node::<false>(child, v, ev))?;
                 if matched && self.collecting() {
                     self.report(&["not"], ErrorKind::Not, None);
                 }
@@ -375,18 +435,18 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
             Instr::Cond(id) => {
                 let c = p.cond(id);
-                if !TRACK && c.then.is_none() && c.otherwise.is_none() {
+                if !TRACK && !self.annotating() && c.then.is_none() && c.otherwise.is_none() {
                     return Ok(true);
                 }
                 let passed = if TRACK {
                     let mut test_ev = Evaluated::default();
-                    let passed = self.quietly(|vm| vm.node::<true>(c.test, v, &mut test_ev))?;
+                    let passed = self.quietly_at("if", None, |vm| vm.node::<true>(c.test, v, &mut test_ev))?;
                     if passed {
                         ev.merge(&test_ev);
                     }
                     passed
                 } else {
-                    self.quietly(|vm| vm.node::<false>(c.test, v, ev))?
+                    self.quietly_at("if", None, |vm| vm.node::<false>(c.test, v, ev))?
                 };
                 let (branch, keyword) = if passed { (c.then, "then") } else { (c.otherwise, "else") };
                 match branch {
@@ -457,7 +517,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         ev: &mut Evaluated,
     ) -> Flow {
         let list = self.program.list(list_id);
-        if !self.collecting() {
+        if self.unobserved() {
             if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
                 if let Some(value) = map.get(&*d.property) {
                     return self.candidates::<TRACK>(combine, list, d, value, v, ev);
@@ -501,7 +561,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     }
                 }
                 let decided = match combine {
-                    Combine::Any => !TRACK,
+                    Combine::Any => !TRACK && !self.annotating(),
                     Combine::One => count > 1 && !self.collecting(),
                 };
                 if decided {
@@ -623,6 +683,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             reported: self.reported,
             max_errors: self.max_errors,
             truncated: false,
+            units: Default::default(),
             _mode: PhantomData,
         };
         for &r in &self.scope {
@@ -645,6 +706,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
         self.reported += 1;
         let error = self.make_error(keyword, kind, found);
+        if M::ANNOTATE {
+            self.unit_error(&error);
+        }
         self.errors.push(error);
     }
 

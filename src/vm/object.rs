@@ -55,7 +55,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 self.report(&["maxProperties"], ErrorKind::MaxProperties { limit: max, count: len }, None);
             }
         }
-        if !TRACK && !self.collecting() && c.property_names.is_none() {
+        if !TRACK && self.unobserved() && c.property_names.is_none() {
             return self.scan_quietly(c, map, whole, ev);
         }
         let mut required_seen = 0usize;
@@ -300,6 +300,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let mut valid = true;
         let mut evaluated = false;
         let mut required = false;
+        let mut matched_pattern = false;
         let at = Some(InstanceStep::Key(key));
         let mut known = None;
         if let Some(idx) = c.names.find(key) {
@@ -308,6 +309,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 required = entry.required;
                 if let Some(node) = entry.schema {
                     evaluated = true;
+                    if M::ANNOTATE {
+                        self.annotate_item("properties", Value::String(key.to_string()))?;
+                    }
                     if checked_early(self.program.node(node).flags()) {
                         valid &=
                             self.descend(&[KeywordStep::Word("properties"), KeywordStep::Word(name)], at, |vm| {
@@ -331,6 +335,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 continue;
             }
             let regex = self.program.regex(regex_id);
+            if M::ANNOTATE && !matched_pattern {
+                self.annotate_item("patternProperties", Value::String(key.to_string()))?;
+            }
+            matched_pattern = true;
             evaluated = true;
             valid &= self.descend(
                 &[KeywordStep::Word("patternProperties"), KeywordStep::Word(regex.pattern())],
@@ -344,6 +352,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if !evaluated {
             if let Some(node) = c.additional {
                 evaluated = true;
+                if M::ANNOTATE {
+                    self.annotate_item(c.additional_keyword, Value::String(key.to_string()))?;
+                }
                 valid &= self.extra_property(c, node, key, value, ev)?;
                 if !valid && !self.collecting() {
                     return Ok((false, evaluated, required));
@@ -450,6 +461,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             };
             if ok {
                 ev.props.set(i);
+                if M::ANNOTATE {
+                    self.annotate_item("unevaluatedProperties", Value::String(key.to_string()))?;
+                }
             } else {
                 valid = false;
                 if !self.collecting() {

@@ -3,7 +3,8 @@
 //!
 //! The suite is found through `JSON_SCHEMA_TEST_SUITE`, else a
 //! `test-suite/JSON-Schema-Test-Suite` checkout (a git submodule), else
-//! `../shared/JSON-Schema-Test-Suite` beside the repository.
+//! `../shared/JSON-Schema-Test-Suite` beside the repository. The
+//! `annotations/` and `output-tests/` parts are in [`outputs`].
 
 use std::fmt;
 use std::fs;
@@ -98,12 +99,12 @@ pub struct Test {
     pub valid: bool,
 }
 
-fn read_json(path: &Path) -> Result<Value, String> {
+pub(crate) fn read_json(path: &Path) -> Result<Value, String> {
     let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn json_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+pub(crate) fn json_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     let entries = fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     for entry in entries {
         let path = entry.map_err(|e| e.to_string())?.path();
@@ -197,3 +198,4 @@ pub fn options(file: &TestFile, remotes: &[(String, Value)]) -> ValidatorOptions
 }
 
 pub mod bowtie;
+pub mod outputs;

@@ -11,6 +11,7 @@
 //! flags.
 
 mod analysis;
+mod annotations;
 mod cost;
 mod discriminator;
 mod schema;
@@ -89,6 +90,7 @@ pub(crate) struct Lowerer<'a, 'o> {
     dynamic_refs: Vec<DynamicRef>,
     contents: Vec<ContentChecks>,
     regexes: Vec<Regex>,
+    annotations: Vec<(NodeId, Box<[Annotation]>)>,
     regex_ids: HashMap<String, RegexId>,
     regex_memory: usize,
     const_size: usize,
@@ -123,6 +125,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             dynamic_refs: Vec::new(),
             contents: Vec::new(),
             regexes: Vec::new(),
+            annotations: Vec::new(),
             regex_ids: HashMap::new(),
             regex_memory: 0,
             const_size: 0,
@@ -202,6 +205,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             while let Some((id, value, info)) = self.work.pop() {
                 let start = self.code.len();
                 let flags = self.lower(value, &info)?;
+                self.collect_annotations(id, value, &info);
                 let end = self.code.len();
                 let node = self.nodes.get_mut(id.index()).ok_or_else(|| internal("node"))?;
                 node.flags = flags;
@@ -275,6 +279,11 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             dynamic_refs: self.dynamic_refs,
             contents: self.contents,
             regexes: self.regexes,
+            annotations: {
+                let mut a = self.annotations;
+                a.sort_unstable_by_key(|(id, _)| *id);
+                a
+            },
             resources,
             flags: ProgramFlags {
                 uses_dynamic_scope,

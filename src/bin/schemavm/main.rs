@@ -69,9 +69,12 @@ commands:
                                        earlier assert, 2019-09+ annotate)
       --resource URI=FILE              register a document for $ref (repeatable;
                                        nothing is ever fetched)
-      --output text|mcp                text: `valid` or every error (default);
+      --output FORMAT                  text: `valid` or every error (default);
                                        mcp: a JSON line per instance, `null` if
-                                       valid, else the MCP CallToolResult
+                                       valid, else the MCP CallToolResult;
+                                       flag|basic|detailed|verbose|list|
+                                       hierarchical: a JSON line per instance
+                                       in that standard output format
       --mask-values                    never echo instance values in messages
       --max-message-len N              cut each error message at N bytes
       --max-errors N                   list at most N errors per instance

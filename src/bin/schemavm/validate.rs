@@ -7,12 +7,15 @@
 //! server would return ([`schemavm::mcp::invalid_arguments`], which is the
 //! "not validated" result when the budget ran out); a schema that does not
 //! compile prints [`schemavm::mcp::schema_not_compiled`] (the tool named
-//! after the schema file) before failing as usual.
+//! after the schema file) before failing as usual. `--output flag|basic|
+//! detailed|verbose|list|hierarchical` prints one line of JSON per
+//! instance: [`schemavm::Validator::evaluate`] rendered in that format, or
+//! `{"notEvaluated": "<why>"}` (no verdict) when the budget ran out.
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use schemavm::{Draft, ValidationError, Validator, mcp};
+use schemavm::{Draft, OutputFormat, ValidationError, Validator, mcp};
 
 use crate::CliError;
 use crate::args::Args;
@@ -23,17 +26,19 @@ use crate::input::read_json;
 enum Output {
     Text,
     Mcp,
+    /// A standard output format of [`Validator::evaluate`].
+    Standard(OutputFormat),
 }
-
-/// The names `--output` accepts.
-const OUTPUTS: &str = "text, mcp";
 
 impl Output {
     fn parse(name: &str) -> Result<Output, CliError> {
         match name {
             "text" => Ok(Output::Text),
             "mcp" => Ok(Output::Mcp),
-            other => Err(CliError::Usage(format!("unknown --output {other:?} (supported: {OUTPUTS})"))),
+            other => other.parse().map(Output::Standard).map_err(|_| {
+                let standard: Vec<&str> = OutputFormat::ALL.iter().map(|f| f.name()).collect();
+                CliError::Usage(format!("unknown --output {other:?} (supported: text, mcp, {})", standard.join(", ")))
+            }),
         }
     }
 }
@@ -94,6 +99,20 @@ pub fn run(argv: &[String]) -> Result<ExitCode, CliError> {
     let (mut invalid, mut exhausted) = (false, false);
     for path in &args.positional {
         let instance = read_json(path)?;
+        if let Output::Standard(format) = output {
+            let line = match validator.evaluate(&instance) {
+                Ok(evaluation) => {
+                    invalid |= !evaluation.is_valid();
+                    evaluation.render(format)
+                }
+                Err(e) => {
+                    exhausted = true;
+                    serde_json::json!({"notEvaluated": e.to_string()})
+                }
+            };
+            crate::outln!("{line}")?;
+            continue;
+        }
         let errors: Vec<ValidationError> =
             if validator.is_valid(&instance) { Vec::new() } else { validator.iter_errors(&instance).collect() };
         let not_validated = errors.iter().any(ValidationError::is_budget_exceeded);
@@ -106,6 +125,7 @@ pub fn run(argv: &[String]) -> Result<ExitCode, CliError> {
             }
             Output::Mcp if errors.is_empty() => crate::outln!("null")?,
             Output::Mcp => crate::outln!("{}", mcp::invalid_arguments(&errors))?,
+            Output::Standard(_) => {}
         }
     }
     Ok(ExitCode::from(if exhausted {
