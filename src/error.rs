@@ -202,8 +202,9 @@ pub enum ErrorKind {
         keyword: &'static str,
         /// The property name.
         name: String,
-        /// The properties the schema declares.
-        allowed: Vec<String>,
+        /// The properties the schema declares (shared by the errors of
+        /// one object schema).
+        allowed: std::sync::Arc<[String]>,
     },
     /// `propertyNames` rejected a name (the name's own errors follow).
     PropertyName {
@@ -257,14 +258,72 @@ pub enum ErrorKind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ValidationError(pub(crate) Box<ErrorData>);
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub(crate) struct ErrorData {
     pub(crate) instance_location: InstanceLocation,
-    pub(crate) keyword_location: String,
-    pub(crate) absolute_keyword_location: String,
+    /// The keyword location followed by the absolute keyword location, in
+    /// one buffer (one allocation per error instead of two).
+    locations: String,
+    /// Where the keyword location ends in `locations` (a character
+    /// boundary).
+    keyword_end: usize,
     pub(crate) kind: ErrorKind,
     pub(crate) found: Option<Found>,
     pub(crate) options: MessageOptions,
+}
+
+impl ErrorData {
+    /// An error at `instance_location` whose `locations` hold its keyword
+    /// location up to byte `keyword_end`, then its absolute keyword
+    /// location (`keyword_end` is clamped to a character boundary).
+    pub(crate) fn new(
+        instance_location: InstanceLocation,
+        locations: String,
+        keyword_end: usize,
+        kind: ErrorKind,
+        found: Option<Found>,
+    ) -> ErrorData {
+        let mut keyword_end = keyword_end.min(locations.len());
+        while !locations.is_char_boundary(keyword_end) {
+            keyword_end -= 1;
+        }
+        ErrorData { instance_location, locations, keyword_end, kind, found, options: MessageOptions::default() }
+    }
+
+    fn keyword_location(&self) -> &str {
+        self.locations.get(..self.keyword_end).unwrap_or_default()
+    }
+
+    fn absolute_keyword_location(&self) -> &str {
+        self.locations.get(self.keyword_end..).unwrap_or_default()
+    }
+
+    /// Puts `prefix` before the keyword location.
+    pub(crate) fn prefix_keyword_location(&mut self, prefix: &str) {
+        self.locations.insert_str(0, prefix);
+        self.keyword_end += prefix.len();
+    }
+
+    /// Removes the first `len` bytes of the keyword location (all of it if
+    /// it is shorter or `len` is not a character boundary).
+    pub(crate) fn strip_keyword_location(&mut self, len: usize) {
+        let cut = if len <= self.keyword_end && self.locations.is_char_boundary(len) { len } else { self.keyword_end };
+        self.locations.replace_range(..cut, "");
+        self.keyword_end -= cut;
+    }
+}
+
+impl fmt::Debug for ErrorData {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ErrorData")
+            .field("instance_location", &self.instance_location)
+            .field("keyword_location", &self.keyword_location())
+            .field("absolute_keyword_location", &self.absolute_keyword_location())
+            .field("kind", &self.kind)
+            .field("found", &self.found)
+            .field("options", &self.options)
+            .finish()
+    }
 }
 
 impl ValidationError {
@@ -279,12 +338,12 @@ impl ValidationError {
     /// The keyword's evaluation path from the root schema, through `$ref`s
     /// (a JSON Pointer, e.g. `/properties/a/$ref/type`).
     pub fn keyword_location(&self) -> &str {
-        &self.0.keyword_location
+        self.0.keyword_location()
     }
     /// The keyword's absolute location: its resource's URI and a JSON
     /// Pointer fragment.
     pub fn absolute_keyword_location(&self) -> &str {
-        &self.0.absolute_keyword_location
+        self.0.absolute_keyword_location()
     }
     /// What is wrong, with details.
     pub fn kind(&self) -> &ErrorKind {
@@ -367,7 +426,10 @@ impl Found {
 
     /// The preview of a number.
     pub fn number(n: &serde_json::Number) -> Found {
-        let text = n.to_string();
+        use std::fmt::Write as _;
+        // Most numbers fit; writing to a `String` cannot fail.
+        let mut text = String::with_capacity(24);
+        let _ = write!(text, "{n}");
         match text.char_indices().nth(FOUND_CHARS) {
             Some((cut, _)) => Found::Number(format!("{}…", text.get(..cut).unwrap_or_default())),
             None => Found::Number(text),

@@ -371,14 +371,7 @@ fn exhausted_error(reason: Exhausted, fuel_used: u64) -> ValidationError {
 
 /// An error about the whole evaluation, at the root.
 fn root_error(kind: ErrorKind) -> ValidationError {
-    ValidationError::new(error::ErrorData {
-        instance_location: InstanceLocation::root(),
-        keyword_location: String::new(),
-        absolute_keyword_location: String::new(),
-        kind,
-        found: None,
-        options: MessageOptions::default(),
-    })
+    ValidationError::new(error::ErrorData::new(InstanceLocation::root(), String::new(), 0, kind, None))
 }
 
 #[cfg(test)]

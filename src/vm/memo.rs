@@ -123,7 +123,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                             break;
                         }
                         self.reported += 1;
-                        e.0.keyword_location = format!("{prefix}{}", e.0.keyword_location);
+                        e.0.prefix_keyword_location(&prefix);
                         self.errors.push(e);
                     }
                 }
@@ -144,7 +144,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 .iter()
                 .map(|e| {
                     let mut e = e.clone();
-                    e.0.keyword_location = e.0.keyword_location.get(prefix_len..).unwrap_or_default().to_string();
+                    e.0.strip_keyword_location(prefix_len);
                     e
                 })
                 .collect()
