@@ -371,7 +371,13 @@ fn exhausted_error(reason: Exhausted, fuel_used: u64) -> ValidationError {
 
 /// An error about the whole evaluation, at the root.
 fn root_error(kind: ErrorKind) -> ValidationError {
-    ValidationError::new(error::ErrorData::new(InstanceLocation::root(), String::new(), 0, kind, None))
+    ValidationError::new(error::ErrorData::new(
+        error::Place::Built(InstanceLocation::root()),
+        String::new(),
+        0,
+        kind,
+        None,
+    ))
 }
 
 #[cfg(test)]
@@ -397,5 +403,29 @@ mod tests {
         assert!(!v.is_valid(&json!({})));
         let errors: Vec<String> = v.iter_errors(&json!({"a": "x"})).map(|e| e.to_string()).collect();
         assert_eq!(errors, vec!["$.a: must be an integer (got a string)"]);
+    }
+
+    #[test]
+    fn error_locations_at_every_depth() {
+        // Four segments are recorded inline, five are built at once.
+        let v = Validator::new(&json!({
+            "$id": "https://example.com/s",
+            "properties": {"a": {"items": {"properties": {"b~/": {"items": {"type": "array", "items": {"type": "string"}}}}}}}
+        }))
+        .unwrap();
+        for (instance, path, pointer) in [
+            (json!({"a": [{"b~/": [[1]]}]}), "$.a[0][\"b~/\"][0][0]", "/a/0/b~0~1/0/0"),
+            (json!({"a": [{"b~/": [1]}]}), "$.a[0][\"b~/\"][0]", "/a/0/b~0~1/0"),
+        ] {
+            let errors: Vec<ValidationError> = v.iter_errors(&instance).collect();
+            let [e] = errors.as_slice() else { panic!("{errors:?}") };
+            assert_eq!(e.instance_location().to_string(), path);
+            assert_eq!(e.instance_location().to_pointer(), pointer);
+            assert_eq!(e.clone(), *e);
+            let keyword = e.keyword_location();
+            assert!(keyword.starts_with("/properties/a/items/properties/b~0~1/"), "{keyword}");
+            let absolute = e.absolute_keyword_location();
+            assert!(absolute.starts_with("https://example.com/s#/properties/a/items/properties/b~0~1/"), "{absolute}");
+        }
     }
 }

@@ -41,8 +41,8 @@ pub use budget::Budget;
 pub(crate) use budget::Meter;
 
 use crate::FormatFn;
-use crate::error::{ErrorData, ErrorKind, Exhausted, Found, ValidationError};
-use crate::location::{InstanceLocation, PathSegment};
+use crate::error::{ErrorData, ErrorKind, Exhausted, Found, Place, ValidationError};
+use crate::location::{InlinePath, InstanceLocation, PathSegment};
 
 /// The outcome of one check: `Ok(valid)` or an exhausted budget.
 pub(crate) type Flow = Result<bool, Exhausted>;
@@ -77,6 +77,16 @@ pub(crate) enum KeywordStep<'p> {
 enum InstanceStep<'v> {
     Key(&'v str),
     Index(usize),
+}
+
+impl InstanceStep<'_> {
+    /// The length of its key in bytes (0 for an index).
+    fn key_len(&self) -> usize {
+        match self {
+            InstanceStep::Key(k) => k.len(),
+            InstanceStep::Index(_) => 0,
+        }
+    }
 }
 
 /// How `anyOf` and `oneOf` combine their alternatives.
@@ -115,7 +125,7 @@ struct BranchScore {
 
 impl BranchScore {
     fn of(errors: &[ValidationError], depth: usize, off_discriminator: bool) -> BranchScore {
-        let at = |e: &ValidationError| e.instance_location().segments().len();
+        let at = |e: &ValidationError| e.0.instance_depth();
         let discriminating = |e: &ValidationError| matches!(e.kind(), ErrorKind::Const { .. } | ErrorKind::Enum { .. });
         BranchScore {
             off_discriminator,
@@ -648,14 +658,17 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         self.errors.push(error);
     }
 
-    /// Builds the error: the keyword location and the absolute keyword
-    /// location are rendered into one buffer, of the exact size unless a
-    /// token needs escaping.
+    /// Builds the error: the keyword location, the absolute keyword
+    /// location and (for a short instance location, built only when asked
+    /// for) the instance keys are written into one buffer, of the exact
+    /// size unless a token needs escaping.
     fn make_error(&self, keyword: &[&str], kind: ErrorKind, found: Option<Found>) -> ValidationError {
         let node_location = self.program.node(self.current).location();
         let suffix: usize = keyword.iter().map(|k| 1 + k.len()).sum();
+        let inline = InlinePath::fits(self.instance_path.len());
+        let keys: usize = if inline { self.instance_path.iter().map(InstanceStep::key_len).sum() } else { 0 };
         let mut locations =
-            String::with_capacity(keyword_path_len(&self.keyword_path) + 2 * suffix + node_location.len());
+            String::with_capacity(keyword_path_len(&self.keyword_path) + 2 * suffix + node_location.len() + keys);
         push_keyword_path(&mut locations, &self.keyword_path);
         let suffix_start = locations.len();
         for k in keyword {
@@ -664,7 +677,25 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let keyword_end = locations.len();
         locations.push_str(node_location);
         locations.extend_from_within(suffix_start..keyword_end);
-        ValidationError::new(ErrorData::new(self.instance_location(), locations, keyword_end, kind, found))
+        let place = if inline {
+            let mut path = InlinePath::default();
+            for step in &self.instance_path {
+                // `fits` checked the depth: every push succeeds.
+                match *step {
+                    InstanceStep::Key(k) => {
+                        path.push_key(k.len());
+                        locations.push_str(k);
+                    }
+                    InstanceStep::Index(i) => {
+                        path.push_index(i);
+                    }
+                }
+            }
+            Place::Inline(path)
+        } else {
+            Place::Built(self.instance_location())
+        };
+        ValidationError::new(ErrorData::new(place, locations, keyword_end, kind, found))
     }
 
     fn instance_location(&self) -> InstanceLocation {
@@ -686,7 +717,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         errors
             .into_iter()
             .map(|mut e| {
-                e.0.instance_location = base.0.instance_location.join(&e.0.instance_location);
+                let location = base.instance_location().join(e.instance_location());
+                e.0.set_instance_location(location);
                 e.0.prefix_keyword_location(base.keyword_location());
                 e
             })
