@@ -73,27 +73,24 @@ impl Memo {
     }
 }
 
-impl Memo {
-    /// Gives the table back to the pool (or lets a large one go).
-    #[cold]
-    #[inline(never)]
-    fn release(&mut self) {
-        if let Some(mut table) = self.0.take() {
-            if table.capacity() <= POOLED_CAPACITY {
-                table.clear();
-                // A pool already borrowed (re-entrant drop) just lets the table go.
-                let _ = POOL.try_with(|p| p.try_borrow_mut().map(|mut p| p.push(table)));
-            }
-        }
+/// Gives a table back to the pool (or lets a large one go).
+#[cold]
+#[inline(never)]
+fn release(mut table: Table) {
+    if table.capacity() <= POOLED_CAPACITY {
+        table.clear();
+        // A pool already borrowed (re-entrant drop) just lets the table go.
+        let _ = POOL.try_with(|p| p.try_borrow_mut().map(|mut p| p.push(table)));
     }
 }
 
 impl Drop for Memo {
     #[inline]
     fn drop(&mut self) {
-        // Most evaluations never memoize anything: only a check here.
-        if self.0.is_some() {
-            self.release();
+        // Most evaluations never memoize anything: only a check here (and,
+        // the table taken, no drop glue for it is left inline).
+        if let Some(table) = self.0.take() {
+            release(table);
         }
     }
 }
