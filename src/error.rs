@@ -7,7 +7,9 @@ use serde_json::Value;
 use schemavm_compiler::Format;
 use schemavm_compiler::value::JsonType;
 
-use crate::location::InstanceLocation;
+use std::sync::OnceLock;
+
+use crate::location::{InlinePath, InstanceLocation};
 use crate::message::MessageOptions;
 
 /// Why an evaluation stopped before reaching a verdict.
@@ -202,8 +204,9 @@ pub enum ErrorKind {
         keyword: &'static str,
         /// The property name.
         name: String,
-        /// The properties the schema declares.
-        allowed: Vec<String>,
+        /// The properties the schema declares (shared by the errors of
+        /// one object schema).
+        allowed: std::sync::Arc<[String]>,
     },
     /// `propertyNames` rejected a name (the name's own errors follow).
     PropertyName {
@@ -257,14 +260,124 @@ pub enum ErrorKind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ValidationError(pub(crate) Box<ErrorData>);
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone)]
 pub(crate) struct ErrorData {
-    pub(crate) instance_location: InstanceLocation,
-    pub(crate) keyword_location: String,
-    pub(crate) absolute_keyword_location: String,
+    /// The instance location, built on first use from `inline` (or given
+    /// when the error is made).
+    instance_location: OnceLock<InstanceLocation>,
+    /// The instance location as recorded, when short (else the root, and
+    /// `instance_location` is set).
+    inline: InlinePath,
+    /// The keyword location, the absolute keyword location and the keys of
+    /// `inline`, in one buffer (one allocation per error).
+    locations: String,
+    /// Where the keyword location ends in `locations` (a character
+    /// boundary).
+    keyword_end: usize,
     pub(crate) kind: ErrorKind,
     pub(crate) found: Option<Found>,
     pub(crate) options: MessageOptions,
+}
+
+/// Where an error is in the instance, as its maker knows it.
+pub(crate) enum Place {
+    /// Built already.
+    Built(InstanceLocation),
+    /// Recorded inline; the keys follow the absolute keyword location.
+    Inline(InlinePath),
+}
+
+impl ErrorData {
+    /// An error at `place` whose `locations` hold its keyword location up
+    /// to byte `keyword_end`, then its absolute keyword location, then the
+    /// keys of an inline `place` (`keyword_end` is clamped to a character
+    /// boundary).
+    pub(crate) fn new(
+        place: Place,
+        locations: String,
+        keyword_end: usize,
+        kind: ErrorKind,
+        found: Option<Found>,
+    ) -> ErrorData {
+        let mut keyword_end = keyword_end.min(locations.len());
+        while !locations.is_char_boundary(keyword_end) {
+            keyword_end -= 1;
+        }
+        let (instance_location, inline) = match place {
+            Place::Built(location) => (OnceLock::from(location), InlinePath::default()),
+            Place::Inline(inline) => (OnceLock::new(), inline),
+        };
+        ErrorData { instance_location, inline, locations, keyword_end, kind, found, options: MessageOptions::default() }
+    }
+
+    /// Where the absolute keyword location ends in `locations`.
+    fn absolute_end(&self) -> usize {
+        self.locations.len().saturating_sub(self.inline.keys_len()).max(self.keyword_end)
+    }
+
+    pub(crate) fn instance_location(&self) -> &InstanceLocation {
+        self.instance_location
+            .get_or_init(|| self.inline.build(self.locations.get(self.absolute_end()..).unwrap_or_default()))
+    }
+
+    /// How many segments the instance location has.
+    pub(crate) fn instance_depth(&self) -> usize {
+        self.instance_location.get().map_or(self.inline.depth(), |l| l.segments().len())
+    }
+
+    /// Replaces the instance location.
+    pub(crate) fn set_instance_location(&mut self, location: InstanceLocation) {
+        let end = self.absolute_end();
+        self.locations.truncate(end);
+        self.inline = InlinePath::default();
+        self.instance_location = OnceLock::from(location);
+    }
+
+    fn keyword_location(&self) -> &str {
+        self.locations.get(..self.keyword_end).unwrap_or_default()
+    }
+
+    fn absolute_keyword_location(&self) -> &str {
+        self.locations.get(self.keyword_end..self.absolute_end()).unwrap_or_default()
+    }
+
+    /// Puts `prefix` before the keyword location.
+    pub(crate) fn prefix_keyword_location(&mut self, prefix: &str) {
+        self.locations.insert_str(0, prefix);
+        self.keyword_end += prefix.len();
+    }
+
+    /// Removes the first `len` bytes of the keyword location (all of it if
+    /// it is shorter or `len` is not a character boundary).
+    pub(crate) fn strip_keyword_location(&mut self, len: usize) {
+        let cut = if len <= self.keyword_end && self.locations.is_char_boundary(len) { len } else { self.keyword_end };
+        self.locations.replace_range(..cut, "");
+        self.keyword_end -= cut;
+    }
+}
+
+impl fmt::Debug for ErrorData {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ErrorData")
+            .field("instance_location", self.instance_location())
+            .field("keyword_location", &self.keyword_location())
+            .field("absolute_keyword_location", &self.absolute_keyword_location())
+            .field("kind", &self.kind)
+            .field("found", &self.found)
+            .field("options", &self.options)
+            .finish()
+    }
+}
+
+impl PartialEq for ErrorData {
+    fn eq(&self, other: &Self) -> bool {
+        self.instance_location() == other.instance_location()
+            && self.keyword_location() == other.keyword_location()
+            && self.absolute_keyword_location() == other.absolute_keyword_location()
+            && self.kind == other.kind
+            && self.found == other.found
+            && self.options == other.options
+    }
 }
 
 impl ValidationError {
@@ -274,17 +387,17 @@ impl ValidationError {
 
     /// Where in the instance.
     pub fn instance_location(&self) -> &InstanceLocation {
-        &self.0.instance_location
+        self.0.instance_location()
     }
     /// The keyword's evaluation path from the root schema, through `$ref`s
     /// (a JSON Pointer, e.g. `/properties/a/$ref/type`).
     pub fn keyword_location(&self) -> &str {
-        &self.0.keyword_location
+        self.0.keyword_location()
     }
     /// The keyword's absolute location: its resource's URI and a JSON
     /// Pointer fragment.
     pub fn absolute_keyword_location(&self) -> &str {
-        &self.0.absolute_keyword_location
+        self.0.absolute_keyword_location()
     }
     /// What is wrong, with details.
     pub fn kind(&self) -> &ErrorKind {
@@ -367,7 +480,10 @@ impl Found {
 
     /// The preview of a number.
     pub fn number(n: &serde_json::Number) -> Found {
-        let text = n.to_string();
+        use std::fmt::Write as _;
+        // Most numbers fit; writing to a `String` cannot fail.
+        let mut text = String::with_capacity(24);
+        let _ = write!(text, "{n}");
         match text.char_indices().nth(FOUND_CHARS) {
             Some((cut, _)) => Found::Number(format!("{}…", text.get(..cut).unwrap_or_default())),
             None => Found::Number(text),

@@ -428,14 +428,13 @@ fn exhausted_error(reason: Exhausted, fuel_used: u64) -> ValidationError {
 
 /// An error about the whole evaluation, at the root.
 fn root_error(kind: ErrorKind) -> ValidationError {
-    ValidationError::new(error::ErrorData {
-        instance_location: InstanceLocation::root(),
-        keyword_location: String::new(),
-        absolute_keyword_location: String::new(),
+    ValidationError::new(error::ErrorData::new(
+        error::Place::Built(InstanceLocation::root()),
+        String::new(),
+        0,
         kind,
-        found: None,
-        options: MessageOptions::default(),
-    })
+        None,
+    ))
 }
 
 #[cfg(test)]
@@ -461,5 +460,29 @@ mod tests {
         assert!(!v.is_valid(&json!({})));
         let errors: Vec<String> = v.iter_errors(&json!({"a": "x"})).map(|e| e.to_string()).collect();
         assert_eq!(errors, vec!["$.a: must be an integer (got a string)"]);
+    }
+
+    #[test]
+    fn error_locations_at_every_depth() {
+        // Four segments are recorded inline, five are built at once.
+        let v = Validator::new(&json!({
+            "$id": "https://example.com/s",
+            "properties": {"a": {"items": {"properties": {"b~/": {"items": {"type": "array", "items": {"type": "string"}}}}}}}
+        }))
+        .unwrap();
+        for (instance, path, pointer) in [
+            (json!({"a": [{"b~/": [[1]]}]}), "$.a[0][\"b~/\"][0][0]", "/a/0/b~0~1/0/0"),
+            (json!({"a": [{"b~/": [1]}]}), "$.a[0][\"b~/\"][0]", "/a/0/b~0~1/0"),
+        ] {
+            let errors: Vec<ValidationError> = v.iter_errors(&instance).collect();
+            let [e] = errors.as_slice() else { panic!("{errors:?}") };
+            assert_eq!(e.instance_location().to_string(), path);
+            assert_eq!(e.instance_location().to_pointer(), pointer);
+            assert_eq!(e.clone(), *e);
+            let keyword = e.keyword_location();
+            assert!(keyword.starts_with("/properties/a/items/properties/b~0~1/"), "{keyword}");
+            let absolute = e.absolute_keyword_location();
+            assert!(absolute.starts_with("https://example.com/s#/properties/a/items/properties/b~0~1/"), "{absolute}");
+        }
     }
 }

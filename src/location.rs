@@ -64,6 +64,96 @@ impl InstanceLocation {
     }
 }
 
+/// Most segments an [`InlinePath`] holds.
+const INLINE_SEGMENTS: usize = 4;
+
+/// One segment of an [`InlinePath`]: the length of a key (its bytes are
+/// stored elsewhere) or an index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum InlineSegment {
+    Key(usize),
+    Index(usize),
+}
+
+/// A short instance location recorded without allocating: its keys'
+/// bytes are kept by the owner, concatenated, and given back to
+/// [`InlinePath::build`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct InlinePath {
+    segments: [InlineSegment; INLINE_SEGMENTS],
+    len: usize,
+    keys_len: usize,
+}
+
+impl Default for InlinePath {
+    /// The root location.
+    fn default() -> Self {
+        InlinePath { segments: [InlineSegment::Index(0); INLINE_SEGMENTS], len: 0, keys_len: 0 }
+    }
+}
+
+impl InlinePath {
+    /// Whether a location of `depth` segments fits.
+    pub(crate) fn fits(depth: usize) -> bool {
+        depth <= INLINE_SEGMENTS
+    }
+
+    /// Appends a key of `len` bytes (false if full).
+    pub(crate) fn push_key(&mut self, len: usize) -> bool {
+        let pushed = self.push(InlineSegment::Key(len));
+        if pushed {
+            self.keys_len = self.keys_len.saturating_add(len);
+        }
+        pushed
+    }
+
+    /// Appends an index (false if full).
+    pub(crate) fn push_index(&mut self, index: usize) -> bool {
+        self.push(InlineSegment::Index(index))
+    }
+
+    fn push(&mut self, segment: InlineSegment) -> bool {
+        match self.segments.get_mut(self.len) {
+            Some(slot) => {
+                *slot = segment;
+                self.len += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// How many segments it has.
+    pub(crate) fn depth(&self) -> usize {
+        self.len
+    }
+
+    /// The total length of its keys, in bytes.
+    pub(crate) fn keys_len(&self) -> usize {
+        self.keys_len
+    }
+
+    /// The location, its keys read from `keys` (their concatenation).
+    pub(crate) fn build(&self, keys: &str) -> InstanceLocation {
+        let mut at = 0usize;
+        let segments = self
+            .segments
+            .iter()
+            .take(self.len)
+            .map(|s| match *s {
+                InlineSegment::Key(len) => {
+                    let end = at.saturating_add(len);
+                    let key = keys.get(at..end).unwrap_or_default();
+                    at = end;
+                    PathSegment::Key(key.to_string())
+                }
+                InlineSegment::Index(i) => PathSegment::Index(i),
+            })
+            .collect();
+        InstanceLocation { segments }
+    }
+}
+
 /// Whether `key` renders as `.key` in a path (else `["key"]`).
 pub(crate) fn is_identifier(key: &str) -> bool {
     let mut chars = key.chars();
@@ -106,5 +196,22 @@ mod tests {
         assert_eq!(odd.to_pointer(), "/a b/x~1y");
         assert_eq!(InstanceLocation::root().to_string(), "$");
         assert_eq!(InstanceLocation::root().to_pointer(), "");
+    }
+
+    #[test]
+    fn inline_paths_build_their_location() {
+        let mut p = InlinePath::default();
+        assert_eq!(p.build(""), InstanceLocation::root());
+        assert!(p.push_key(3) && p.push_index(7) && p.push_key(2));
+        assert_eq!((p.depth(), p.keys_len()), (3, 5));
+        let expected = InstanceLocation::from_segments(vec![
+            PathSegment::Key("abc".into()),
+            PathSegment::Index(7),
+            PathSegment::Key("xy".into()),
+        ]);
+        assert_eq!(p.build("abcxy"), expected);
+        assert!(p.push_index(0));
+        assert!(!p.push_index(1) && !p.push_key(1));
+        assert_eq!((p.depth(), p.keys_len()), (4, 5));
     }
 }

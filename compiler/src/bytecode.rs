@@ -527,6 +527,9 @@ pub struct ObjectChecks {
     pub additional_keyword: &'static str,
     /// `propertyNames`.
     pub property_names: Option<NodeId>,
+    /// The declared property names (the entries with a schema, in the
+    /// order of `names`), shared by every unknown-property error.
+    pub declared: std::sync::Arc<[String]>,
     /// Whether the scan is needed at all (some entry has a schema or
     /// there are patterns, additional or property names).
     pub scans: bool,

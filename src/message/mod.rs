@@ -361,7 +361,7 @@ impl ValidationError {
 
 impl fmt::Display for ValidationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = format!("{}: ", self.0.instance_location);
+        let mut s = format!("{}: ", self.0.instance_location());
         write_message(&mut s, self)?;
         f.write_str(&capped(s, self.0.options.max_len))
     }

@@ -73,27 +73,24 @@ impl Memo {
     }
 }
 
-impl Memo {
-    /// Gives the table back to the pool (or lets a large one go).
-    #[cold]
-    #[inline(never)]
-    fn release(&mut self) {
-        if let Some(mut table) = self.0.take() {
-            if table.capacity() <= POOLED_CAPACITY {
-                table.clear();
-                // A pool already borrowed (re-entrant drop) just lets the table go.
-                let _ = POOL.try_with(|p| p.try_borrow_mut().map(|mut p| p.push(table)));
-            }
-        }
+/// Gives a table back to the pool (or lets a large one go).
+#[cold]
+#[inline(never)]
+fn release(mut table: Table) {
+    if table.capacity() <= POOLED_CAPACITY {
+        table.clear();
+        // A pool already borrowed (re-entrant drop) just lets the table go.
+        let _ = POOL.try_with(|p| p.try_borrow_mut().map(|mut p| p.push(table)));
     }
 }
 
 impl Drop for Memo {
     #[inline]
     fn drop(&mut self) {
-        // Most evaluations never memoize anything: only a check here.
-        if self.0.is_some() {
-            self.release();
+        // Most evaluations never memoize anything: only a check here (and,
+        // the table taken, no drop glue for it is left inline).
+        if let Some(table) = self.0.take() {
+            release(table);
         }
     }
 }
@@ -123,7 +120,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                             break;
                         }
                         self.reported += 1;
-                        e.0.keyword_location = format!("{prefix}{}", e.0.keyword_location);
+                        e.0.prefix_keyword_location(&prefix);
                         self.errors.push(e);
                     }
                 }
@@ -144,7 +141,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 .iter()
                 .map(|e| {
                     let mut e = e.clone();
-                    e.0.keyword_location = e.0.keyword_location.get(prefix_len..).unwrap_or_default().to_string();
+                    e.0.strip_keyword_location(prefix_len);
                     e
                 })
                 .collect()

@@ -48,8 +48,8 @@ pub use budget::Budget;
 pub(crate) use budget::Meter;
 
 use crate::FormatFn;
-use crate::error::{ErrorData, ErrorKind, Exhausted, Found, ValidationError};
-use crate::location::{InstanceLocation, PathSegment};
+use crate::error::{ErrorData, ErrorKind, Exhausted, Found, Place, ValidationError};
+use crate::location::{InlinePath, InstanceLocation, PathSegment};
 
 /// The outcome of one check: `Ok(valid)` or an exhausted budget.
 pub(crate) type Flow = Result<bool, Exhausted>;
@@ -120,6 +120,16 @@ enum InstanceStep<'v> {
     Index(usize),
 }
 
+impl InstanceStep<'_> {
+    /// The length of its key in bytes (0 for an index).
+    fn key_len(&self) -> usize {
+        match self {
+            InstanceStep::Key(k) => k.len(),
+            InstanceStep::Index(_) => 0,
+        }
+    }
+}
+
 /// How `anyOf` and `oneOf` combine their alternatives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Combine {
@@ -156,7 +166,7 @@ struct BranchScore {
 
 impl BranchScore {
     fn of(errors: &[ValidationError], depth: usize, off_discriminator: bool) -> BranchScore {
-        let at = |e: &ValidationError| e.instance_location().segments().len();
+        let at = |e: &ValidationError| e.0.instance_depth();
         let discriminating = |e: &ValidationError| matches!(e.kind(), ErrorKind::Const { .. } | ErrorKind::Enum { .. });
         BranchScore {
             off_discriminator,
@@ -712,21 +722,44 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         self.errors.push(error);
     }
 
+    /// Builds the error: the keyword location, the absolute keyword
+    /// location and (for a short instance location, built only when asked
+    /// for) the instance keys are written into one buffer, of the exact
+    /// size unless a token needs escaping.
     fn make_error(&self, keyword: &[&str], kind: ErrorKind, found: Option<Found>) -> ValidationError {
-        let mut keyword_location = render_keyword_path(&self.keyword_path);
-        let mut absolute = self.program.node(self.current).location().to_string();
+        let node_location = self.program.node(self.current).location();
+        let suffix: usize = keyword.iter().map(|k| 1 + k.len()).sum();
+        let inline = InlinePath::fits(self.instance_path.len());
+        let keys: usize = if inline { self.instance_path.iter().map(InstanceStep::key_len).sum() } else { 0 };
+        let mut locations =
+            String::with_capacity(keyword_path_len(&self.keyword_path) + 2 * suffix + node_location.len() + keys);
+        push_keyword_path(&mut locations, &self.keyword_path);
+        let suffix_start = locations.len();
         for k in keyword {
-            schemavm_compiler::pointer::push(&mut keyword_location, k);
-            schemavm_compiler::pointer::push(&mut absolute, k);
+            push_token(&mut locations, k);
         }
-        ValidationError::new(ErrorData {
-            instance_location: self.instance_location(),
-            keyword_location,
-            absolute_keyword_location: absolute,
-            kind,
-            found,
-            options: Default::default(),
-        })
+        let keyword_end = locations.len();
+        locations.push_str(node_location);
+        locations.extend_from_within(suffix_start..keyword_end);
+        let place = if inline {
+            let mut path = InlinePath::default();
+            for step in &self.instance_path {
+                // `fits` checked the depth: every push succeeds.
+                match *step {
+                    InstanceStep::Key(k) => {
+                        path.push_key(k.len());
+                        locations.push_str(k);
+                    }
+                    InstanceStep::Index(i) => {
+                        path.push_index(i);
+                    }
+                }
+            }
+            Place::Inline(path)
+        } else {
+            Place::Built(self.instance_location())
+        };
+        ValidationError::new(ErrorData::new(place, locations, keyword_end, kind, found))
     }
 
     fn instance_location(&self) -> InstanceLocation {
@@ -748,8 +781,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         errors
             .into_iter()
             .map(|mut e| {
-                e.0.instance_location = base.0.instance_location.join(&e.0.instance_location);
-                e.0.keyword_location = format!("{}{}", base.0.keyword_location, e.0.keyword_location);
+                let location = base.instance_location().join(e.instance_location());
+                e.0.set_instance_location(location);
+                e.0.prefix_keyword_location(base.keyword_location());
                 e
             })
             .collect()
@@ -766,15 +800,67 @@ fn pinned_alternatives<'p>(d: &'p Discriminator, value: &Value) -> &'p [u32] {
 }
 
 fn render_keyword_path(steps: &[KeywordStep<'_>]) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(keyword_path_len(steps));
+    push_keyword_path(&mut out, steps);
+    out
+}
+
+/// Appends the JSON Pointer of `steps` to `out`.
+fn push_keyword_path(out: &mut String, steps: &[KeywordStep<'_>]) {
     for s in steps {
-        match s {
-            KeywordStep::Word(w) => schemavm_compiler::pointer::push(&mut out, w),
-            KeywordStep::Index(i) => {
-                out.push('/');
-                out.push_str(&i.to_string());
-            }
+        match *s {
+            KeywordStep::Word(w) => push_token(out, w),
+            KeywordStep::Index(i) => push_index(out, i),
         }
     }
-    out
+}
+
+/// Appends `/i` (in decimal, without the formatting machinery).
+fn push_index(out: &mut String, i: usize) {
+    out.push('/');
+    let mut unit = 10usize.pow(i.checked_ilog10().unwrap_or(0));
+    while unit > 0 {
+        out.push(char::from(b'0' + (i / unit % 10) as u8));
+        unit /= 10;
+    }
+}
+
+/// The length of the JSON Pointer of `steps`, in bytes, if no token needs
+/// escaping (a capacity hint: escaping is rare).
+fn keyword_path_len(steps: &[KeywordStep<'_>]) -> usize {
+    steps
+        .iter()
+        .map(|s| match *s {
+            KeywordStep::Word(w) => 1 + w.len(),
+            KeywordStep::Index(i) => 1 + i.checked_ilog10().map_or(1, |d| d as usize + 1),
+        })
+        .sum()
+}
+
+/// Appends `/token`, escaped, to a JSON Pointer (keywords rarely need
+/// escaping, so they are scanned byte by byte first).
+fn push_token(out: &mut String, token: &str) {
+    if token.bytes().any(|b| b == b'~' || b == b'/') {
+        schemavm_compiler::pointer::push(out, token);
+    } else {
+        out.push('/');
+        out.push_str(token);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keyword_paths_render_at_their_computed_length() {
+        for i in [0, 7, 9, 10, 99, 100, 12_345, usize::MAX] {
+            let steps = [KeywordStep::Word("items"), KeywordStep::Index(i), KeywordStep::Word("$ref")];
+            let rendered = render_keyword_path(&steps);
+            assert_eq!(rendered, format!("/items/{i}/$ref"));
+            assert_eq!(rendered.len(), keyword_path_len(&steps));
+        }
+        assert_eq!(render_keyword_path(&[KeywordStep::Word("a/b~c")]), "/a~1b~0c");
+        assert_eq!(render_keyword_path(&[]), "");
+    }
 }

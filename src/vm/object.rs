@@ -411,13 +411,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let at = Some(InstanceStep::Key(key));
         if self.program.node(node).flags().contains(NodeFlags::ALWAYS_INVALID) {
             if self.collecting() {
-                let allowed = c
-                    .names
-                    .keys()
-                    .zip(c.entries.iter())
-                    .filter(|(_, e)| e.schema.is_some())
-                    .map(|(k, _)| k.to_string())
-                    .collect();
+                let allowed = c.declared.clone();
                 let kind = ErrorKind::UnexpectedProperty { keyword, name: key.to_string(), allowed };
                 self.descend(&[], at, |vm| vm.report(&[keyword], kind, None));
             }
@@ -448,7 +442,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     let kind = ErrorKind::UnexpectedProperty {
                         keyword: "unevaluatedProperties",
                         name: key.to_string(),
-                        allowed: Vec::new(),
+                        allowed: Default::default(),
                     };
                     self.descend(&[], at, |vm| vm.report(&["unevaluatedProperties"], kind, None));
                 }

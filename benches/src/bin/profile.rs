@@ -6,18 +6,25 @@
 //! perf record -g target/release/profile geojson canada 200
 //! ```
 //!
-//! Arguments: case name, instance name (file stem), iterations, and
-//! optionally the peer (`schemavm`, the default, `jsonschema` or `boon`).
+//! Arguments: optionally `--errors` (time `iter_errors`, counting the
+//! errors, instead of `is_valid`), case name (from `cases.json` or
+//! `errors.json`), instance name (file stem; `invalid` for an
+//! `errors.json` case), iterations, and optionally the peer (`schemavm`,
+//! the default, `jsonschema` or `boon`).
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use schemavm_benches::{Peer, cases, data_dir};
+use schemavm_benches::{Peer, cases, data_dir, error_cases};
 
 fn main() -> Result<(), String> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let errors = args.first().is_some_and(|a| a == "--errors");
+    if errors {
+        args.remove(0);
+    }
     let [case, instance, iterations, rest @ ..] = args.as_slice() else {
-        return Err("usage: profile CASE INSTANCE ITERATIONS [schemavm|jsonschema|boon]".into());
+        return Err("usage: profile [--errors] CASE INSTANCE ITERATIONS [schemavm|jsonschema|boon]".into());
     };
     let iterations: u64 = iterations.parse().map_err(|e| format!("iterations: {e}"))?;
     let peer = match rest.first().map(String::as_str) {
@@ -27,16 +34,21 @@ fn main() -> Result<(), String> {
         Some(other) => return Err(format!("unknown peer {other}")),
     };
     let dir = data_dir()?;
-    let all = cases(&dir)?;
+    let mut all = cases(&dir)?;
+    all.extend(error_cases(&dir)?);
     let c = all.iter().find(|c| c.name == *case).ok_or(format!("no case {case}"))?;
     let (_, value) = c.instances.iter().find(|(n, _)| n == instance).ok_or(format!("no instance {instance}"))?;
     let v = peer.compile(&c.schema)?;
     let start = Instant::now();
-    let mut valid = 0u64;
+    let mut count = 0u64;
     for _ in 0..iterations {
-        valid += u64::from(v.is_valid(black_box(value)));
+        count += if errors { v.error_count(black_box(value)) as u64 } else { u64::from(v.is_valid(black_box(value))) };
     }
     let per = start.elapsed().as_nanos() as f64 / iterations as f64;
-    println!("{} {case}/{instance}: {per:.0} ns per is_valid ({valid}/{iterations} valid)", peer.name());
+    if errors {
+        println!("{} {case}/{instance}: {per:.0} ns per iter_errors ({count} errors in all)", peer.name());
+    } else {
+        println!("{} {case}/{instance}: {per:.0} ns per is_valid ({count}/{iterations} valid)", peer.name());
+    }
     Ok(())
 }

@@ -637,11 +637,18 @@ impl<'a> Lowerer<'a, '_> {
             || max_properties.is_some();
         if used {
             let id = ObjectId(u32::try_from(self.objects.len()).map_err(|_| internal("objects"))?);
+            let names = KeyTable::new(table.names);
+            let declared = names
+                .keys()
+                .zip(&table.entries)
+                .filter(|(_, e)| e.schema.is_some())
+                .map(|(k, _)| k.to_string())
+                .collect();
             self.objects.push(ObjectChecks {
                 type_fused: false,
                 min_properties,
                 max_properties,
-                names: KeyTable::new(table.names),
+                names,
                 entries: table.entries.into_boxed_slice(),
                 required: required.into_boxed_slice(),
                 dependents: dependents.into_boxed_slice(),
@@ -650,6 +657,7 @@ impl<'a> Lowerer<'a, '_> {
                 additional,
                 additional_keyword,
                 property_names,
+                declared,
                 scans,
             });
             self.code.push(Instr::Object(id));
