@@ -2,22 +2,28 @@
 //! with instance keys at run time.
 //!
 //! Small tables (the common case for `properties`) are scanned linearly,
-//! comparing lengths before bytes; larger ones use open addressing with
-//! linear probing at load factor ≤ 1/2. The table never changes after
-//! construction, so an instance key can only probe the clusters the
-//! schema's own keys formed: lookups stay O(longest cluster) whatever the
-//! instance.
+//! comparing signatures (length and leading/trailing bytes) before bytes;
+//! larger ones use open addressing with linear probing at load factor
+//! ≤ 1/2. Each slot holds its key's signature inline, so a probe reads one
+//! slot and touches the key itself only for keys longer than 16 bytes.
+//! The table never changes after construction, so an instance key can
+//! only probe the clusters the schema's own keys formed: lookups stay
+//! O(longest cluster) whatever the instance.
 
 /// Tables up to this size are scanned instead of hashed.
 const LINEAR_MAX: usize = 4;
 
-/// A key's length with its first and last eight bytes (overlapping
-/// loads): for keys up to 16 bytes, equal signatures mean equal keys.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// The length recorded in empty slots; no key's signature has it.
+const EMPTY_LEN: u32 = u32::MAX;
+
+/// A key's first and last eight bytes (overlapping loads) with its length
+/// (clamped below [`EMPTY_LEN`]): for keys up to 16 bytes, equal
+/// signatures mean equal keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Signature {
-    len: usize,
     head: u64,
     tail: u64,
+    len: u32,
 }
 
 impl Signature {
@@ -39,7 +45,13 @@ impl Signature {
         } else {
             (0, 0)
         };
-        Signature { len: n, head, tail }
+        Signature { head, tail, len: u32::try_from(n).unwrap_or(EMPTY_LEN).min(EMPTY_LEN - 1) }
+    }
+
+    /// Whether equal signatures alone prove equal keys.
+    #[inline]
+    fn exact(&self) -> bool {
+        self.len <= 16
     }
 
     /// A fast, non-cryptographic hash. (The table is fixed at compile time,
@@ -49,74 +61,90 @@ impl Signature {
     fn hash(&self) -> usize {
         const K1: u64 = 0x9e37_79b9_7f4a_7c15;
         const K2: u64 = 0xc2b2_ae3d_27d4_eb4f;
-        let h = (self.head ^ self.len as u64).wrapping_mul(K1).rotate_left(29) ^ self.tail;
+        let h = (self.head ^ u64::from(self.len)).wrapping_mul(K1).rotate_left(29) ^ self.tail;
         let h = h.wrapping_mul(K2);
         (h ^ (h >> 32)) as usize
     }
+}
+
+/// One entry: a key's signature and its index (an empty slot has the
+/// length [`EMPTY_LEN`]).
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    sig: Signature,
+    index: u32,
+}
+
+impl Slot {
+    const EMPTY: Slot = Slot { sig: Signature { head: 0, tail: 0, len: EMPTY_LEN }, index: 0 };
 }
 
 /// An immutable string → index map.
 #[derive(Debug, Clone, Default)]
 pub struct KeyTable {
     keys: Box<[Box<str>]>,
-    /// Per key, its signature.
-    signatures: Box<[Signature]>,
-    /// Open-addressing slots holding `index + 1` (0 = empty); empty for
-    /// linear tables.
-    slots: Box<[u32]>,
-    mask: usize,
+    /// Linear tables: one slot per key, in index order. Hashed tables:
+    /// the open-addressing slots (a power of two of them).
+    slots: Box<[Slot]>,
+    /// Slot count minus one for hashed tables; `None` for linear ones.
+    mask: Option<usize>,
 }
 
 impl KeyTable {
     /// Builds a table; `keys` must be distinct. Index `i` is `keys[i]`.
     pub fn new(keys: Vec<Box<str>>) -> KeyTable {
         let keys = keys.into_boxed_slice();
-        let signatures: Box<[Signature]> = keys.iter().map(|k| Signature::of(k)).collect();
+        let entries = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| Slot { sig: Signature::of(k), index: u32::try_from(i).unwrap_or(u32::MAX) });
         if keys.len() <= LINEAR_MAX {
-            return KeyTable { keys, signatures, slots: Box::new([]), mask: 0 };
+            return KeyTable { slots: entries.collect(), keys, mask: None };
         }
         let size = (keys.len() * 2).next_power_of_two();
         let mask = size - 1;
-        let mut slots = vec![0u32; size];
-        for (i, sig) in signatures.iter().enumerate() {
-            let mut pos = sig.hash() & mask;
+        let mut slots = vec![Slot::EMPTY; size];
+        for entry in entries {
+            let mut pos = entry.sig.hash() & mask;
             loop {
                 match slots.get_mut(pos) {
-                    Some(slot) if *slot == 0 => {
-                        *slot = u32::try_from(i + 1).unwrap_or(u32::MAX);
+                    Some(slot) if slot.sig.len == EMPTY_LEN => {
+                        *slot = entry;
                         break;
                     }
                     _ => pos = (pos + 1) & mask,
                 }
             }
         }
-        KeyTable { keys, signatures, slots: slots.into_boxed_slice(), mask }
+        KeyTable { keys, slots: slots.into_boxed_slice(), mask: Some(mask) }
     }
 
-    /// Whether entry `index` is `key`, whose signature is `sig`.
+    /// Whether `slot`, whose signature equals `key`'s, holds `key`.
     #[inline]
-    fn is(&self, index: usize, key: &str, sig: &Signature) -> bool {
-        self.signatures.get(index) == Some(sig) && (sig.len <= 16 || self.keys.get(index).is_some_and(|k| **k == *key))
+    fn confirms(&self, slot: &Slot, key: &str, sig: &Signature) -> bool {
+        sig.exact() || self.keys.get(slot.index as usize).is_some_and(|k| **k == *key)
     }
 
-    /// The index of `key`, if present.
-    #[inline]
+    /// The index of `key`, if present. (Always inlined: it runs once per
+    /// instance property, and a call's register saves cost as much as
+    /// the lookup.)
+    #[inline(always)]
     pub fn find(&self, key: &str) -> Option<u32> {
         let sig = Signature::of(key);
-        if self.slots.is_empty() {
-            return (0..self.keys.len()).find(|&i| self.is(i, key, &sig)).map(|i| i as u32);
-        }
-        let mut pos = sig.hash() & self.mask;
+        let Some(mask) = self.mask else {
+            return self.slots.iter().find(|s| s.sig == sig && self.confirms(s, key, &sig)).map(|s| s.index);
+        };
+        let mut pos = sig.hash() & mask;
         loop {
-            let slot = *self.slots.get(pos)?;
-            if slot == 0 {
+            let slot = self.slots.get(pos)?;
+            if slot.sig == sig {
+                if self.confirms(slot, key, &sig) {
+                    return Some(slot.index);
+                }
+            } else if slot.sig.len == EMPTY_LEN {
                 return None;
             }
-            let index = slot - 1;
-            if self.is(index as usize, key, &sig) {
-                return Some(index);
-            }
-            pos = (pos + 1) & self.mask;
+            pos = (pos + 1) & mask;
         }
     }
 

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use schemavm_compiler::bytecode::NodeId;
 
-use super::{Evaluated, Flow, Mode, Vm, render_keyword_path};
+use super::{Evaluated, Flow, Mode, Stack, Vm, render_keyword_path};
 use crate::error::ValidationError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -37,6 +37,7 @@ pub(crate) mod output;
 mod scalar;
 
 use std::marker::PhantomData;
+use std::ops::Deref;
 
 use serde_json::Value;
 
@@ -63,6 +64,9 @@ pub(crate) trait Mode {
     /// Where output units are kept: nowhere (`()`, no drop glue) except
     /// in [`Annotate`].
     type Units: Default;
+    /// The errors and the evaluation and instance paths: [`Nowhere`] (no
+    /// storage, no drop glue) in [`Fast`], which never records them.
+    type Stack<T>: Stack<T>;
     /// The output units, if the mode keeps any.
     #[inline(always)]
     fn units(_store: &Self::Units) -> Option<&output::Units> {
@@ -80,6 +84,7 @@ pub(crate) struct Fast;
 impl Mode for Fast {
     const COLLECT: bool = false;
     type Units = ();
+    type Stack<T> = Nowhere<T>;
 }
 
 /// Every error, with locations.
@@ -87,6 +92,7 @@ pub(crate) struct Collect;
 impl Mode for Collect {
     const COLLECT: bool = true;
     type Units = ();
+    type Stack<T> = Vec<T>;
 }
 
 /// Every error, plus an output unit per subschema evaluation with its
@@ -96,6 +102,7 @@ impl Mode for Annotate {
     const COLLECT: bool = true;
     const ANNOTATE: bool = true;
     type Units = output::Units;
+    type Stack<T> = Vec<T>;
     #[inline(always)]
     fn units(store: &output::Units) -> Option<&output::Units> {
         Some(store)
@@ -103,6 +110,103 @@ impl Mode for Annotate {
     #[inline(always)]
     fn units_mut(store: &mut output::Units) -> Option<&mut output::Units> {
         Some(store)
+    }
+}
+
+/// The stack operations the VM uses on its errors and paths (those of
+/// `Vec`; [`Nowhere`] ignores what it is given).
+pub(crate) trait Stack<T>: Default + Deref<Target = [T]> + Extend<T> {
+    /// Adds `item` on top.
+    fn push(&mut self, item: T);
+    /// Removes the top item.
+    fn pop(&mut self) -> Option<T>;
+    /// Keeps the first `len` items.
+    fn truncate(&mut self, len: usize);
+    /// Adds clones of `items` on top.
+    fn extend_from_slice(&mut self, items: &[T])
+    where
+        T: Clone;
+    /// Removes and returns the items from `at` on (none if `at` is past
+    /// the end).
+    fn split_off(&mut self, at: usize) -> Vec<T>;
+    /// The items, bottom first.
+    fn into_vec(self) -> Vec<T>;
+}
+
+impl<T> Stack<T> for Vec<T> {
+    #[inline(always)]
+    fn push(&mut self, item: T) {
+        Vec::push(self, item);
+    }
+    #[inline(always)]
+    fn pop(&mut self) -> Option<T> {
+        Vec::pop(self)
+    }
+    #[inline(always)]
+    fn truncate(&mut self, len: usize) {
+        Vec::truncate(self, len);
+    }
+    #[inline(always)]
+    fn extend_from_slice(&mut self, items: &[T])
+    where
+        T: Clone,
+    {
+        Vec::extend_from_slice(self, items);
+    }
+    #[inline(always)]
+    fn split_off(&mut self, at: usize) -> Vec<T> {
+        Vec::split_off(self, at.min(self.len()))
+    }
+    #[inline(always)]
+    fn into_vec(self) -> Vec<T> {
+        self
+    }
+}
+
+/// A stack that keeps nothing: always empty.
+pub(crate) struct Nowhere<T>(PhantomData<T>);
+
+impl<T> Default for Nowhere<T> {
+    fn default() -> Self {
+        Nowhere(PhantomData)
+    }
+}
+
+impl<T> Deref for Nowhere<T> {
+    type Target = [T];
+    #[inline(always)]
+    fn deref(&self) -> &[T] {
+        &[]
+    }
+}
+
+impl<T> Extend<T> for Nowhere<T> {
+    #[inline(always)]
+    fn extend<I: IntoIterator<Item = T>>(&mut self, _items: I) {}
+}
+
+impl<T> Stack<T> for Nowhere<T> {
+    #[inline(always)]
+    fn push(&mut self, _item: T) {}
+    #[inline(always)]
+    fn pop(&mut self) -> Option<T> {
+        None
+    }
+    #[inline(always)]
+    fn truncate(&mut self, _len: usize) {}
+    #[inline(always)]
+    fn extend_from_slice(&mut self, _items: &[T])
+    where
+        T: Clone,
+    {
+    }
+    #[inline(always)]
+    fn split_off(&mut self, _at: usize) -> Vec<T> {
+        Vec::new()
+    }
+    #[inline(always)]
+    fn into_vec(self) -> Vec<T> {
+        Vec::new()
     }
 }
 
@@ -194,9 +298,9 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     scope_table: std::collections::HashMap<(u32, ResourceId), u32, hash::WordState>,
     /// Whether errors are being recorded (always false in `Fast`).
     recording: bool,
-    pub(crate) errors: Vec<ValidationError>,
-    instance_path: Vec<InstanceStep<'v>>,
-    keyword_path: Vec<KeywordStep<'p>>,
+    pub(crate) errors: M::Stack<ValidationError>,
+    instance_path: M::Stack<InstanceStep<'v>>,
+    keyword_path: M::Stack<KeywordStep<'p>>,
     current: NodeId,
     /// A reusable string value for checking property names.
     name_scratch: Option<Box<Value>>,
@@ -226,9 +330,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             scope_ids: Vec::new(),
             scope_table: std::collections::HashMap::default(),
             recording: M::COLLECT,
-            errors: Vec::new(),
-            instance_path: Vec::new(),
-            keyword_path: Vec::new(),
+            errors: Default::default(),
+            instance_path: Default::default(),
+            keyword_path: Default::default(),
             current: program.root(),
             name_scratch: None,
             strict_integers: program.flags().strict_integers,
@@ -682,9 +786,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             scope_ids: Vec::new(),
             scope_table: std::collections::HashMap::default(),
             recording: self.recording,
-            errors: Vec::new(),
-            instance_path: Vec::new(),
-            keyword_path: Vec::new(),
+            errors: Default::default(),
+            instance_path: Default::default(),
+            keyword_path: Default::default(),
             current: self.current,
             name_scratch: None,
             strict_integers: self.strict_integers,
@@ -703,7 +807,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         self.meter = sub.meter;
         self.reported = sub.reported;
         self.truncated |= sub.truncated;
-        Ok((result?, sub.errors))
+        Ok((result?, sub.errors.into_vec()))
     }
 
     /// Records an error for `keyword` (steps below the current node) at

@@ -148,7 +148,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     pub(super) fn open_unit(&mut self, id: NodeId, v: &Value) -> Result<(), Exhausted> {
         let evaluation_path = render_keyword_path(&self.keyword_path);
         let mut instance_location = String::new();
-        for step in &self.instance_path {
+        for step in self.instance_path.iter() {
             match step {
                 InstanceStep::Key(k) => schemavm_compiler::pointer::push(&mut instance_location, k),
                 InstanceStep::Index(i) => {
