@@ -847,7 +847,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         locations.extend_from_within(suffix_start..keyword_end);
         let place = if inline {
             let mut path = InlinePath::default();
-            for step in &self.instance_path {
+            for step in self.instance_path.iter() {
                 // `fits` checked the depth: every push succeeds.
                 match *step {
                     InstanceStep::Key(k) => {
