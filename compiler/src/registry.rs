@@ -25,6 +25,7 @@ use serde_json::{Map, Value};
 
 use crate::draft::{Draft, Vocabularies};
 use crate::error::{CompileError, CompileErrorKind};
+use crate::hash::IdMap;
 use crate::metaschema;
 use crate::pointer;
 use crate::retrieve::Session;
@@ -84,7 +85,7 @@ pub(crate) struct Target<'a> {
 pub(crate) struct Registry<'a> {
     resources: Vec<ResourceEntry<'a>>,
     by_uri: HashMap<AbsoluteUri, ResIdx>,
-    info: HashMap<*const Value, SchemaInfo>,
+    info: IdMap<*const Value, SchemaInfo>,
     pending: Vec<(AbsoluteUri, &'a Value)>,
     default_dialect: Dialect,
     max_depth: usize,
@@ -119,7 +120,7 @@ impl<'a> Registry<'a> {
         let mut registry = Registry {
             resources: Vec::new(),
             by_uri: HashMap::new(),
-            info: HashMap::new(),
+            info: IdMap::default(),
             pending,
             default_dialect: Dialect::of_draft(default_draft),
             max_depth,

@@ -102,14 +102,16 @@ pub(super) fn analyze(program: &mut Program, limits: &Limits) -> Result<(), Comp
     let mut memo = vec![false; n];
     let mut costs = vec![NodeCost::default(); n];
     let mut walk = Walk::new(n, limits.max_analysis_work);
-    let mut walked: HashMap<NodeId, NodeCost> = HashMap::new();
+    let mut walked: Vec<Option<NodeCost>> = vec![None; n];
     for entry in entries(program) {
         let (target, hops) = forwarded(program, entry);
-        let target_cost = match walked.get(&target) {
-            Some(c) => *c,
+        let target_cost = match walked.get(target.index()).copied().flatten() {
+            Some(c) => c,
             None => {
                 let c = walk_entry(program, &mut walk, target, &mut memo, limits)?;
-                walked.insert(target, c);
+                if let Some(w) = walked.get_mut(target.index()) {
+                    *w = Some(c);
+                }
                 c
             }
         };
@@ -247,14 +249,19 @@ fn coinciding_groups(landings: &Landings<'_>, walk: &mut Walk) -> Result<Vec<Vec
             return Ok(());
         }
         let mut roots: Vec<(NodeId, u64)> = Vec::new();
-        let mut at: HashMap<NodeId, usize> = HashMap::new();
         for &(node, weight) in parts.iter().flat_map(|p| p.iter()) {
-            match at.get(&node).and_then(|&i| roots.get_mut(i)) {
+            let Some(at) = walk.root_at.get_mut(node.index()) else { continue };
+            match roots.get_mut(*at) {
                 Some((_, w)) => *w = w.saturating_add(weight),
                 None => {
-                    at.insert(node, roots.len());
+                    *at = roots.len();
                     roots.push((node, weight));
                 }
+            }
+        }
+        for (node, _) in &roots {
+            if let Some(at) = walk.root_at.get_mut(node.index()) {
+                *at = usize::MAX;
             }
         }
         groups.push(roots);
@@ -284,6 +291,21 @@ struct Walk {
     seen: Vec<bool>,
     /// Nodes whose entries above are set.
     touched: Vec<NodeId>,
+    /// Per node: its index in the group being built by
+    /// [`coinciding_groups`] (`usize::MAX` outside it).
+    root_at: Vec<usize>,
+    /// Successors still to visit by the depth-first search, as one stack
+    /// of per-node runs.
+    pending: Vec<NodeId>,
+}
+
+/// A node on the depth-first search's stack: its successors are
+/// `pending[start..]` up to the next frame's start, `next` the one to
+/// visit now.
+struct Frame {
+    node: NodeId,
+    start: usize,
+    next: usize,
 }
 
 impl Walk {
@@ -297,6 +319,8 @@ impl Walk {
             depth: vec![0; nodes],
             seen: vec![false; nodes],
             touched: Vec::new(),
+            root_at: vec![usize::MAX; nodes],
+            pending: Vec::new(),
         }
     }
 
@@ -383,6 +407,15 @@ impl Walk {
         }
     }
 
+    /// Appends the in-place successors of `node` to [`Walk::pending`]: the
+    /// search frame that visits them.
+    fn push_successors(&mut self, program: &Program, node: NodeId) -> Frame {
+        in_place_successors(program, node, &mut self.succ);
+        let start = self.pending.len();
+        self.pending.extend_from_slice(&self.succ);
+        Frame { node, start, next: start }
+    }
+
     /// The in-place closure of `roots` in topological order, by an
     /// iterative depth-first search.
     fn topological_order(&mut self, program: &Program, roots: &[(NodeId, u64)]) -> Result<Vec<NodeId>, u64> {
@@ -391,20 +424,19 @@ impl Walk {
             if !self.visit(root) {
                 continue;
             }
-            in_place_successors(program, root, &mut self.succ);
-            let mut stack: Vec<(NodeId, Vec<NodeId>, usize)> = vec![(root, self.succ.clone(), 0)];
+            let mut stack = vec![self.push_successors(program, root)];
             while let Some(top) = stack.last_mut() {
                 self.work += 1;
-                match top.1.get(top.2).copied() {
+                match self.pending.get(top.next).copied() {
                     Some(next) => {
-                        top.2 += 1;
+                        top.next += 1;
                         if self.visit(next) {
-                            in_place_successors(program, next, &mut self.succ);
-                            stack.push((next, self.succ.clone(), 0));
+                            stack.push(self.push_successors(program, next));
                         }
                     }
                     None => {
-                        post.push(top.0);
+                        post.push(top.node);
+                        self.pending.truncate(top.start);
                         stack.pop();
                     }
                 }
