@@ -179,6 +179,9 @@ impl<'a, 'o> Lowerer<'a, 'o> {
 
     /// The node of a direct subschema found under `path` of `parent`.
     fn child(&mut self, parent: &SchemaInfo, path: &[&str], value: &'a Value) -> Result<NodeId, CompileError> {
+        if let Some(id) = self.node_ids.get(&(value as *const Value)) {
+            return Ok(*id);
+        }
         let info = match self.registry.info(value) {
             Some(info) => info.clone(),
             None => {
