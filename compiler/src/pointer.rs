@@ -4,7 +4,11 @@ use serde_json::Value;
 
 /// Escapes one reference token (`~` → `~0`, `/` → `~1`).
 pub fn escape(token: &str) -> std::borrow::Cow<'_, str> {
-    if token.contains(['~', '/']) { token.replace('~', "~0").replace('/', "~1").into() } else { token.into() }
+    if token.bytes().any(|b| b == b'~' || b == b'/') {
+        token.replace('~', "~0").replace('/', "~1").into()
+    } else {
+        token.into()
+    }
 }
 
 /// Splits a pointer into unescaped tokens; `None` if it is not a pointer

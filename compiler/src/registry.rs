@@ -25,6 +25,7 @@ use serde_json::{Map, Value};
 
 use crate::draft::{Draft, Vocabularies};
 use crate::error::{CompileError, CompileErrorKind};
+use crate::hash::IdMap;
 use crate::metaschema;
 use crate::pointer;
 use crate::retrieve::Session;
@@ -84,7 +85,7 @@ pub(crate) struct Target<'a> {
 pub(crate) struct Registry<'a> {
     resources: Vec<ResourceEntry<'a>>,
     by_uri: HashMap<AbsoluteUri, ResIdx>,
-    info: HashMap<*const Value, SchemaInfo>,
+    info: IdMap<*const Value, SchemaInfo>,
     pending: Vec<(AbsoluteUri, &'a Value)>,
     default_dialect: Dialect,
     max_depth: usize,
@@ -119,7 +120,7 @@ impl<'a> Registry<'a> {
         let mut registry = Registry {
             resources: Vec::new(),
             by_uri: HashMap::new(),
-            info: HashMap::new(),
+            info: IdMap::default(),
             pending,
             default_dialect: Dialect::of_draft(default_draft),
             max_depth,
@@ -395,17 +396,23 @@ impl<'a> Registry<'a> {
             return Ok(());
         };
         let at_doc_root = depth == 0;
-        let current_uri = self.resource(resource).map(|r| r.uri.clone()).ok_or_else(|| internal(""))?;
         // A `$schema` beside an identifier (or at the document root) sets the dialect.
         let has_id = obj.contains_key("$id") || obj.contains_key("id");
-        if !at_doc_root && has_id {
+        // The base URI, needed only beside an identifier.
+        let current_uri = if has_id {
+            Some(self.resource(resource).map(|r| r.uri.clone()).ok_or_else(|| internal(""))?)
+        } else {
+            None
+        };
+        if let (false, Some(current_uri)) = (at_doc_root, &current_uri) {
             if let Some(Value::String(s)) = obj.get("$schema") {
-                dialect = self.dialect_of_meta_schema(s, &current_uri, 0)?;
+                dialect = self.dialect_of_meta_schema(s, current_uri, 0)?;
             }
         }
         let draft = dialect.draft;
         let ref_hides_siblings = draft.ref_overrides_siblings() && obj.contains_key("$ref");
-        if let Some(Value::String(id)) = obj.get(draft.id_keyword()) {
+        // (`id_keyword` is `$id` or `id`: present only when `current_uri` is.)
+        if let (Some(Value::String(id)), Some(current_uri)) = (obj.get(draft.id_keyword()), current_uri) {
             if !ref_hides_siblings {
                 match id.strip_prefix('#') {
                     Some(name) if draft <= Draft::Draft7 => {
@@ -455,14 +462,15 @@ impl<'a> Registry<'a> {
                 }
             }
         }
-        self.info.insert(addr(value), SchemaInfo { resource, pointer: pointer.clone(), dialect });
         for_each_subschema(obj, draft, |path, child| {
-            let mut p = pointer.clone();
+            let mut p = String::with_capacity(pointer.len() + path.iter().map(|t| t.len() + 1).sum::<usize>());
+            p.push_str(&pointer);
             for token in path {
                 pointer::push(&mut p, token);
             }
             stack.push(Frame { value: child, resource, pointer: p, dialect, depth: depth + 1 });
         });
+        self.info.insert(addr(value), SchemaInfo { resource, pointer, dialect });
         Ok(())
     }
 

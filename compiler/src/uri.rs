@@ -163,7 +163,11 @@ impl AbsoluteUri {
 
     /// This URI with `#fragment` appended (the fragment is written as given).
     pub fn with_fragment(&self, fragment: &str) -> String {
-        format!("{}#{}", self.0, fragment)
+        let mut out = String::with_capacity(self.0.len() + 1 + fragment.len());
+        out.push_str(&self.0);
+        out.push('#');
+        out.push_str(fragment);
+        out
     }
 }
 

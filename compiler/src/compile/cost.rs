@@ -49,9 +49,9 @@ enum Child<'p> {
     AnyItem,
 }
 
-/// The nodes `id` applies to children of the instance, with the child.
+/// Appends the nodes `id` applies to children of the instance, with the
+/// child.
 fn descending_edges<'p>(program: &'p Program, id: NodeId, out: &mut Vec<(Child<'p>, NodeId)>) {
-    out.clear();
     for instr in program.code(id) {
         match *instr {
             Instr::Object(o) => {
@@ -101,15 +101,18 @@ pub(super) fn analyze(program: &mut Program, limits: &Limits) -> Result<(), Comp
     let n = program.nodes.len();
     let mut memo = vec![false; n];
     let mut costs = vec![NodeCost::default(); n];
+    let graph = Graph::new(program);
     let mut walk = Walk::new(n, limits.max_analysis_work);
-    let mut walked: HashMap<NodeId, NodeCost> = HashMap::new();
-    for entry in entries(program) {
+    let mut walked: Vec<Option<NodeCost>> = vec![None; n];
+    for entry in entries(program, &graph) {
         let (target, hops) = forwarded(program, entry);
-        let target_cost = match walked.get(&target) {
-            Some(c) => *c,
+        let target_cost = match walked.get(target.index()).copied().flatten() {
+            Some(c) => c,
             None => {
-                let c = walk_entry(program, &mut walk, target, &mut memo, limits)?;
-                walked.insert(target, c);
+                let c = walk_entry(program, &graph, &mut walk, target, &mut memo, limits)?;
+                if let Some(w) = walked.get_mut(target.index()) {
+                    *w = Some(c);
+                }
                 c
             }
         };
@@ -137,16 +140,18 @@ pub(super) fn analyze(program: &mut Program, limits: &Limits) -> Result<(), Comp
 /// there are memoized too). Returns the entry's cost.
 fn walk_entry(
     program: &Program,
+    graph: &Graph<'_>,
     walk: &mut Walk,
     entry: NodeId,
     memo: &mut [bool],
     limits: &Limits,
 ) -> Result<NodeCost, CompileError> {
     let too_much = |w| limit(program, entry, "max_analysis_work", w, limits.max_analysis_work);
-    let (cost, landings) = walk.location(program, &[(entry, 1)], memo).map_err(too_much)?;
+    let mut landings = Vec::new();
+    let cost = walk.location(graph, &[(entry, 1)], memo, Some(&mut landings)).map_err(too_much)?;
     check(program, entry, cost, limits)?;
     for group in coinciding_groups(&landings, walk).map_err(too_much)? {
-        let (cost, _) = walk.location(program, &group, memo).map_err(too_much)?;
+        let cost = walk.location(graph, &group, memo, None).map_err(too_much)?;
         check(program, entry, cost, limits)?;
     }
     Ok(cost)
@@ -186,19 +191,17 @@ fn limit(program: &Program, at: NodeId, name: &'static str, bound: u64, max: u64
 }
 
 /// The root, every target of a descending edge, and every detached entry.
-fn entries(program: &Program) -> Vec<NodeId> {
+fn entries(program: &Program, graph: &Graph<'_>) -> Vec<NodeId> {
     let mut is_entry = vec![false; program.nodes.len()];
     if let Some(e) = is_entry.get_mut(program.root.index()) {
         *e = true;
     }
-    let mut edges = Vec::new();
     let mut detached = Vec::new();
     for i in 0..program.nodes.len() {
         let id = NodeId(i as u32);
-        descending_edges(program, id, &mut edges);
         detached.clear();
         detached_entries(program, id, &mut detached);
-        for t in edges.iter().map(|(_, t)| *t).chain(detached.iter().copied()) {
+        for t in graph.edges(id).iter().map(|(_, t)| *t).chain(detached.iter().copied()) {
             if let Some(e) = is_entry.get_mut(t.index()) {
                 *e = true;
             }
@@ -247,14 +250,19 @@ fn coinciding_groups(landings: &Landings<'_>, walk: &mut Walk) -> Result<Vec<Vec
             return Ok(());
         }
         let mut roots: Vec<(NodeId, u64)> = Vec::new();
-        let mut at: HashMap<NodeId, usize> = HashMap::new();
         for &(node, weight) in parts.iter().flat_map(|p| p.iter()) {
-            match at.get(&node).and_then(|&i| roots.get_mut(i)) {
+            let Some(at) = walk.root_at.get_mut(node.index()) else { continue };
+            match roots.get_mut(*at) {
                 Some((_, w)) => *w = w.saturating_add(weight),
                 None => {
-                    at.insert(node, roots.len());
+                    *at = roots.len();
                     roots.push((node, weight));
                 }
+            }
+        }
+        for (node, _) in &roots {
+            if let Some(at) = walk.root_at.get_mut(node.index()) {
+                *at = usize::MAX;
             }
         }
         groups.push(roots);
@@ -269,13 +277,63 @@ fn coinciding_groups(landings: &Landings<'_>, walk: &mut Walk) -> Result<Vec<Vec
     Ok(groups)
 }
 
+/// The program's in-place successors and descending edges, decoded once:
+/// node `i`'s are `succ[succ_at[i]..succ_at[i + 1]]` and
+/// `edges[edge_at[i]..edge_at[i + 1]]`.
+struct Graph<'p> {
+    succ_at: Vec<usize>,
+    succ: Vec<NodeId>,
+    edge_at: Vec<usize>,
+    edges: Vec<(Child<'p>, NodeId)>,
+}
+
+impl<'p> Graph<'p> {
+    fn new(program: &'p Program) -> Graph<'p> {
+        let n = program.nodes.len();
+        let mut graph = Graph {
+            succ_at: Vec::with_capacity(n + 1),
+            succ: Vec::with_capacity(n),
+            edge_at: Vec::with_capacity(n + 1),
+            edges: Vec::with_capacity(n),
+        };
+        graph.succ_at.push(0);
+        graph.edge_at.push(0);
+        let mut succ = Vec::new();
+        for i in 0..n {
+            let id = NodeId(i as u32);
+            in_place_successors(program, id, &mut succ);
+            graph.succ.extend_from_slice(&succ);
+            graph.succ_at.push(graph.succ.len());
+            descending_edges(program, id, &mut graph.edges);
+            graph.edge_at.push(graph.edges.len());
+        }
+        graph
+    }
+
+    /// The run of `id` in a table indexed by `at`.
+    fn run<'g, T>(at: &[usize], table: &'g [T], id: NodeId) -> &'g [T] {
+        let i = id.index();
+        match (at.get(i), at.get(i + 1)) {
+            (Some(&start), Some(&end)) => table.get(start..end).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    fn successors(&self, id: NodeId) -> &[NodeId] {
+        Graph::run(&self.succ_at, &self.succ, id)
+    }
+
+    fn edges(&self, id: NodeId) -> &[(Child<'p>, NodeId)] {
+        Graph::run(&self.edge_at, &self.edges, id)
+    }
+}
+
 /// The per-location walk, with the analysis's work accounting. Its
 /// per-node tables are dense (indexed by node) and reused: each location
 /// resets only the entries it touched.
 struct Walk {
     work: u64,
     max_work: u64,
-    succ: Vec<NodeId>,
     /// Per node: paths with memoization (what the VM does), without (a
     /// naive evaluator, for reporting), longest in-place chain, visited.
     paths: Vec<u64>,
@@ -284,6 +342,14 @@ struct Walk {
     seen: Vec<bool>,
     /// Nodes whose entries above are set.
     touched: Vec<NodeId>,
+    /// Per node: its index in the group being built by
+    /// [`coinciding_groups`] (`usize::MAX` outside it).
+    root_at: Vec<usize>,
+    /// The last location's closure in topological order, and the
+    /// depth-first search's stack of (node, next successor): buffers
+    /// reused across locations.
+    order: Vec<NodeId>,
+    stack: Vec<(NodeId, usize)>,
 }
 
 impl Walk {
@@ -291,12 +357,14 @@ impl Walk {
         Walk {
             work: 0,
             max_work,
-            succ: Vec::new(),
             paths: vec![0; nodes],
             raw: vec![0; nodes],
             depth: vec![0; nodes],
             seen: vec![false; nodes],
             touched: Vec::new(),
+            root_at: vec![usize::MAX; nodes],
+            order: Vec::new(),
+            stack: Vec::new(),
         }
     }
 
@@ -317,17 +385,18 @@ impl Walk {
     }
 
     /// Evaluations at one location starting from `roots` (node, times):
-    /// memoizes nodes reached twice, and returns the location's cost and
-    /// its applications to children. `Err` carries the work done when the
-    /// analysis budget runs out.
+    /// memoizes nodes reached twice, and returns the location's cost,
+    /// appending its applications to children to `landings` if asked.
+    /// `Err` carries the work done when the analysis budget runs out.
     fn location<'p>(
         &mut self,
-        program: &'p Program,
+        graph: &Graph<'p>,
         roots: &[(NodeId, u64)],
         memo: &mut [bool],
-    ) -> Result<(NodeCost, Landings<'p>), u64> {
+        mut landings: Option<&mut Landings<'p>>,
+    ) -> Result<NodeCost, u64> {
         self.reset();
-        let order = self.topological_order(program, roots)?;
+        self.topological_order(graph, roots)?;
         for &(r, w) in roots {
             if let (Some(p), Some(q)) = (self.paths.get_mut(r.index()), self.raw.get_mut(r.index())) {
                 *p = p.saturating_add(w);
@@ -335,8 +404,7 @@ impl Walk {
             }
         }
         let mut cost = NodeCost::default();
-        let mut landings = Vec::new();
-        let mut edges = Vec::new();
+        let order = std::mem::take(&mut self.order);
         for &x in &order {
             let p = self.paths.get(x.index()).copied().unwrap_or(0);
             if p >= 2 {
@@ -350,8 +418,8 @@ impl Walk {
             cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(naive);
             let d = self.depth.get(x.index()).copied().unwrap_or(0);
             cost.in_place_depth = cost.in_place_depth.max(d);
-            in_place_successors(program, x, &mut self.succ);
-            for &y in &self.succ {
+            let succ = graph.successors(x);
+            for &y in succ {
                 let i = y.index();
                 if let (Some(py), Some(qy), Some(dy)) =
                     (self.paths.get_mut(i), self.raw.get_mut(i), self.depth.get_mut(i))
@@ -361,14 +429,17 @@ impl Walk {
                     *dy = (*dy).max(d.saturating_add(1));
                 }
             }
-            descending_edges(program, x, &mut edges);
-            landings.extend(edges.iter().map(|&(c, t)| (c, t, effective)));
-            self.work += (self.succ.len() + edges.len()) as u64;
+            let edges = graph.edges(x);
+            if let Some(landings) = landings.as_deref_mut() {
+                landings.extend(edges.iter().map(|&(c, t)| (c, t, effective)));
+            }
+            self.work += (succ.len() + edges.len()) as u64;
         }
+        self.order = order;
         if self.work > self.max_work {
             return Err(self.work);
         }
-        Ok((cost, landings))
+        Ok(cost)
     }
 
     /// Marks `id` visited; false if it already was.
@@ -383,24 +454,25 @@ impl Walk {
         }
     }
 
-    /// The in-place closure of `roots` in topological order, by an
-    /// iterative depth-first search.
-    fn topological_order(&mut self, program: &Program, roots: &[(NodeId, u64)]) -> Result<Vec<NodeId>, u64> {
-        let mut post = Vec::new();
+    /// The in-place closure of `roots` in topological order, into
+    /// [`Walk::order`], by an iterative depth-first search.
+    fn topological_order(&mut self, graph: &Graph<'_>, roots: &[(NodeId, u64)]) -> Result<(), u64> {
+        let mut post = std::mem::take(&mut self.order);
+        let mut stack = std::mem::take(&mut self.stack);
+        post.clear();
         for &(root, _) in roots {
             if !self.visit(root) {
                 continue;
             }
-            in_place_successors(program, root, &mut self.succ);
-            let mut stack: Vec<(NodeId, Vec<NodeId>, usize)> = vec![(root, self.succ.clone(), 0)];
+            stack.clear();
+            stack.push((root, 0));
             while let Some(top) = stack.last_mut() {
                 self.work += 1;
-                match top.1.get(top.2).copied() {
+                match graph.successors(top.0).get(top.1).copied() {
                     Some(next) => {
-                        top.2 += 1;
+                        top.1 += 1;
                         if self.visit(next) {
-                            in_place_successors(program, next, &mut self.succ);
-                            stack.push((next, self.succ.clone(), 0));
+                            stack.push((next, 0));
                         }
                     }
                     None => {
@@ -414,6 +486,8 @@ impl Walk {
             }
         }
         post.reverse();
-        Ok(post)
+        self.order = post;
+        self.stack = stack;
+        Ok(())
     }
 }

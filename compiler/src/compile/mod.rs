@@ -23,6 +23,7 @@ use serde_json::Value;
 use crate::bytecode::*;
 use crate::draft::{Draft, Vocabularies};
 use crate::error::{CompileError, CompileErrorKind, DEFAULT_BASE_URI};
+use crate::hash::IdMap;
 use crate::options::CompileOptions;
 use crate::regex::Regex;
 use crate::registry::{Dialect, Registry, ResIdx, SchemaInfo, Target};
@@ -95,9 +96,12 @@ pub(crate) struct Lowerer<'a, 'o> {
     regex_memory: usize,
     const_size: usize,
     /// Registry resource → program resource.
-    resource_ids: HashMap<ResIdx, ResourceId>,
+    resource_ids: IdMap<ResIdx, ResourceId>,
     resource_order: Vec<ResIdx>,
-    node_ids: HashMap<*const Value, NodeId>,
+    node_ids: IdMap<*const Value, NodeId>,
+    /// The node each `$ref` string resolved to, by its resource (keyed by
+    /// schema text: the standard keyed hasher).
+    ref_nodes: HashMap<(ResIdx, &'a str), NodeId>,
     work: Vec<(NodeId, &'a Value, SchemaInfo)>,
     /// Anchor names some `$dynamicRef` resolves dynamically.
     dynamic_names: HashSet<String>,
@@ -129,9 +133,10 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             regex_ids: HashMap::new(),
             regex_memory: 0,
             const_size: 0,
-            resource_ids: HashMap::new(),
+            resource_ids: IdMap::default(),
             resource_order: Vec::new(),
-            node_ids: HashMap::new(),
+            node_ids: IdMap::default(),
+            ref_nodes: HashMap::new(),
             work: Vec::new(),
             dynamic_names: HashSet::new(),
             uses_recursive_ref: false,
@@ -174,6 +179,9 @@ impl<'a, 'o> Lowerer<'a, 'o> {
 
     /// The node of a direct subschema found under `path` of `parent`.
     fn child(&mut self, parent: &SchemaInfo, path: &[&str], value: &'a Value) -> Result<NodeId, CompileError> {
+        if let Some(id) = self.node_ids.get(&(value as *const Value)) {
+            return Ok(*id);
+        }
         let info = match self.registry.info(value) {
             Some(info) => info.clone(),
             None => {

@@ -134,13 +134,22 @@ impl<'a> Lowerer<'a, '_> {
         }
     }
 
-    fn lower_ref(&mut self, k: &Keywords<'a>, r: &Value) -> Result<(), CompileError> {
-        let at = self.at(&k.info, "$ref");
-        let Value::String(reference) = r else {
-            return Err(invalid(at, "$ref", "a URI reference string"));
+    /// A `$ref`: its target's node, resolved once per (resource,
+    /// reference) however many schemas repeat it.
+    fn lower_ref(&mut self, k: &Keywords<'a>, r: &'a Value) -> Result<(), CompileError> {
+        let id = match r {
+            Value::String(reference) => match self.ref_nodes.get(&(k.info.resource, reference.as_str())) {
+                Some(id) => *id,
+                None => {
+                    let at = self.at(&k.info, "$ref");
+                    let target = self.registry.resolve(k.info.resource, reference, &at)?;
+                    let id = self.node(target)?;
+                    self.ref_nodes.insert((k.info.resource, reference), id);
+                    id
+                }
+            },
+            _ => return Err(invalid(self.at(&k.info, "$ref"), "$ref", "a URI reference string")),
         };
-        let target = self.registry.resolve(k.info.resource, reference, &at)?;
-        let id = self.node(target)?;
         self.code.push(Instr::Ref(id));
         Ok(())
     }

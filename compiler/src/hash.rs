@@ -1,0 +1,73 @@
+//! A cheap hasher for the compiler's tables keyed by values it creates
+//! itself: node and resource indices, and addresses of the parsed
+//! documents' values. Neither is chosen by the schema's text, so a keyed
+//! (DoS-resistant) hash buys nothing there; maps keyed by strings from
+//! the schema keep the standard library's keyed hasher.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Folded-multiply hashing of machine words: each word is mixed in by a
+/// 64×64→128-bit multiply whose halves are XORed together, so low and
+/// high input bits both reach every output bit (addresses, whose low bits
+/// are alignment zeros, spread over the buckets).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct IdHasher(u64);
+
+/// An odd constant with well-spread bits (the golden ratio in 64 bits).
+const MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
+
+impl IdHasher {
+    #[inline]
+    fn mix(&mut self, word: u64) {
+        let product = u128::from(self.0 ^ word) * u128::from(MULTIPLIER);
+        self.0 = (product as u64) ^ ((product >> 64) as u64);
+    }
+}
+
+impl Hasher for IdHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word.iter_mut().zip(chunk).for_each(|(w, b)| *w = *b);
+            self.mix(u64::from_le_bytes(word));
+        }
+    }
+
+    #[inline]
+    fn write_u32(&mut self, n: u32) {
+        self.mix(u64::from(n));
+    }
+
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        self.mix(n);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, n: usize) {
+        self.mix(n as u64);
+    }
+}
+
+/// A `HashMap` hashed by [`IdHasher`], for keys the compiler creates.
+pub(crate) type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::BuildHasher;
+
+    #[test]
+    fn aligned_addresses_spread_over_low_bits() {
+        let state = BuildHasherDefault::<IdHasher>::default();
+        let buckets: std::collections::HashSet<u64> = (0..256u64).map(|i| state.hash_one(i * 64) & 255).collect();
+        assert!(buckets.len() > 128, "{} distinct buckets", buckets.len());
+    }
+}
