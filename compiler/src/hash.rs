@@ -1,6 +1,7 @@
-//! A cheap hasher for the compiler's tables keyed by values it creates
-//! itself: node and resource indices, and addresses of the parsed
-//! documents' values. Neither is chosen by the schema's text, so a keyed
+//! A cheap hasher for tables keyed by values schemavm creates itself:
+//! node and resource indices, interned scope ids, and addresses of parsed
+//! documents' or instances' values (the compiler's tables and the VM's
+//! memo). Neither is chosen by the schema's text, so a keyed
 //! (DoS-resistant) hash buys nothing there; maps keyed by strings from
 //! the schema keep the standard library's keyed hasher.
 
@@ -12,7 +13,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// high input bits both reach every output bit (addresses, whose low bits
 /// are alignment zeros, spread over the buckets).
 #[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct IdHasher(u64);
+pub struct IdHasher(u64);
 
 /// An odd constant with well-spread bits (the golden ratio in 64 bits).
 const MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -56,8 +57,11 @@ impl Hasher for IdHasher {
     }
 }
 
-/// A `HashMap` hashed by [`IdHasher`], for keys the compiler creates.
-pub(crate) type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
+/// The `BuildHasher` of [`IdHasher`]: free to create (no seed).
+pub type IdState = BuildHasherDefault<IdHasher>;
+
+/// A `HashMap` hashed by [`IdHasher`], for keys schemavm creates.
+pub type IdMap<K, V> = HashMap<K, V, IdState>;
 
 #[cfg(test)]
 mod tests {

@@ -16,7 +16,7 @@ mod compile;
 pub mod draft;
 pub mod error;
 pub mod format;
-mod hash;
+pub mod hash;
 pub mod lookup;
 pub mod metaschema;
 pub mod number;

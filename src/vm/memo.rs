@@ -48,7 +48,7 @@ struct Extra {
     errors: Option<Vec<ValidationError>>,
 }
 
-type Table = HashMap<Key, Entry, super::hash::WordState>;
+type Table = HashMap<Key, Entry, schemavm_compiler::hash::IdState>;
 
 /// The cache of one evaluation. Its table comes from a per-thread pool on
 /// first use and goes back, emptied, when the evaluation ends, so repeated

@@ -30,7 +30,6 @@
 mod annotations;
 mod array;
 mod budget;
-mod hash;
 mod memo;
 mod object;
 pub(crate) mod output;
@@ -295,7 +294,7 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     /// Interned ids of the scope's prefixes (parallel to `scope`), so a
     /// whole scope is named by one number in memo keys.
     scope_ids: Vec<u32>,
-    scope_table: std::collections::HashMap<(u32, ResourceId), u32, hash::WordState>,
+    scope_table: std::collections::HashMap<(u32, ResourceId), u32, schemavm_compiler::hash::IdState>,
     /// Whether errors are being recorded (always false in `Fast`).
     recording: bool,
     pub(crate) errors: M::Stack<ValidationError>,
