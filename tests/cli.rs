@@ -1,26 +1,10 @@
 //! The `schemavm` binary on the bundled examples and on bad input, and its
 //! output formats.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
 use serde_json::{Value, json};
 
-fn schemavm(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_schemavm"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .output()
-        .expect("the schemavm binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{schemavm, stderr, stdout};
 
 #[test]
 fn valid_instance_prints_valid_and_exits_0() {

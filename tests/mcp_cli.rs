@@ -1,22 +1,16 @@
 //! `schemavm mcp lint|check|check-result` on the files in `examples/`.
 
-use std::process::Command;
-
 use serde_json::{Value, json};
+
+mod common;
 
 const TOOLS: &str = "examples/mcp-tools.json";
 
 /// Runs `schemavm mcp ARGS` from the crate root: (exit code, stdout,
 /// stderr).
 fn mcp(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_schemavm"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .arg("mcp")
-        .args(args)
-        .output()
-        .expect("runs");
-    let text = |b: Vec<u8>| String::from_utf8(b).expect("UTF-8");
-    (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
+    let out = common::schemavm(&[&["mcp"], args].concat());
+    (out.status.code().unwrap_or(-1), common::stdout(&out), common::stderr(&out))
 }
 
 fn json_out(stdout: &str) -> Value {
