@@ -323,6 +323,9 @@ impl Validator {
     /// (fail closed); use [`Validator::outcome`] to tell them apart.
     pub fn is_valid(&self, instance: &Value) -> bool {
         let c = &*self.inner;
+        if let Some(verdict) = vm::root_verdict(&c.program, instance) {
+            return verdict;
+        }
         let mut vm = Vm::<Fast>::new(&c.program, &c.formats, &c.budget);
         matches!(vm.run_root(instance), Ok(true))
     }

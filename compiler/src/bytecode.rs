@@ -248,6 +248,10 @@ pub enum Entry {
     Direct,
     /// Look the verdict up in the memo first.
     Memo,
+    /// Depth and fuel accounting, then the instructions: the node may
+    /// recur (so nesting is counted) but tracks nothing, and the program
+    /// keeps no dynamic scope.
+    Counted,
     /// The node's only instruction is [`Instr::Ref`]: evaluate its target
     /// in its place (charging one unit of fuel), with no bookkeeping of its
     /// own. Chosen only where that changes nothing but speed: the node

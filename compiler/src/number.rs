@@ -396,9 +396,12 @@ fn cmp_int_float(i: i128, f: f64) -> Ordering {
     if f < -TWO_POW_127 {
         return Ordering::Greater;
     }
-    let t = f.trunc();
-    // |t| < 2^127 and t is integral, so the conversion is exact.
-    let ti = t as i128;
+    // The cast truncates toward zero, and |f| < 2^127 makes it exact;
+    // converting back is exact too (either |f| < 2^53, or f is integral
+    // already). Cheaper than `f64::trunc`, a library call on baseline
+    // x86-64.
+    let ti = f as i128;
+    let t = ti as f64;
     match i.cmp(&ti) {
         Ordering::Equal => {
             if f > t {

@@ -40,7 +40,10 @@ use std::ops::Deref;
 
 use serde_json::Value;
 
-use schemavm_compiler::bytecode::{Discriminator, Entry, Instr, ListId, NodeFlags, NodeId, Program, ResourceId};
+use schemavm_compiler::bytecode::{
+    ArrayId, CondId, ContentId, Discriminator, DynamicRefId, Entry, Instr, ListId, NodeFlags, NodeId, NumberId,
+    ObjectId, Program, ResourceId, StringId,
+};
 use schemavm_compiler::value::JsonType;
 
 pub(crate) use annotations::Evaluated;
@@ -283,18 +286,66 @@ impl BranchScore {
     }
 }
 
+/// The dynamic scope: the resources entered, outermost first, each
+/// prefix interned as one number so a whole scope can key the memo.
+#[derive(Debug, Clone, Default)]
+struct DynamicScope {
+    resources: Vec<ResourceId>,
+    /// The interned id of each prefix (parallel to `resources`).
+    ids: Vec<u32>,
+    table: std::collections::HashMap<(u32, ResourceId), u32, schemavm_compiler::hash::IdState>,
+}
+
+impl DynamicScope {
+    /// Enters `resource` unless it is the innermost already; whether it
+    /// was pushed (and must be left).
+    fn enter(&mut self, resource: ResourceId) -> bool {
+        if self.resources.last() == Some(&resource) {
+            return false;
+        }
+        let parent = self.id();
+        let next = u32::try_from(self.table.len() + 1).unwrap_or(u32::MAX);
+        let id = *self.table.entry((parent, resource)).or_insert(next);
+        self.resources.push(resource);
+        self.ids.push(id);
+        true
+    }
+
+    /// Leaves the innermost resource.
+    fn leave(&mut self) {
+        self.resources.pop();
+        self.ids.pop();
+    }
+
+    /// The id of the whole scope (0 when empty).
+    fn id(&self) -> u32 {
+        self.ids.last().copied().unwrap_or(0)
+    }
+}
+
+/// The verdict on `instance` when the root alone decides it without
+/// work (it admits everything, nothing, or a set of types), so no
+/// interpreter needs to be set up. Only for verdicts without errors.
+#[inline]
+pub(crate) fn root_verdict(program: &Program, instance: &Value) -> Option<bool> {
+    let root = program.node(program.root());
+    match root.entry() {
+        Entry::Valid => Some(true),
+        Entry::Invalid => Some(false),
+        Entry::Types => Some(root.types().admits(instance, program.flags().strict_integers)),
+        _ => None,
+    }
+}
+
 /// The interpreter state of one evaluation.
 pub(crate) struct Vm<'p, 'v, M: Mode> {
     program: &'p Program,
     formats: &'p [FormatFn],
     pub(crate) meter: Meter,
-    /// Resources entered, outermost first (only kept when the program
-    /// resolves references through the dynamic scope).
-    scope: Vec<ResourceId>,
-    /// Interned ids of the scope's prefixes (parallel to `scope`), so a
-    /// whole scope is named by one number in memo keys.
-    scope_ids: Vec<u32>,
-    scope_table: std::collections::HashMap<(u32, ResourceId), u32, schemavm_compiler::hash::IdState>,
+    /// The dynamic scope, kept only when the program resolves references
+    /// through it (boxed: most programs never do, and an absent scope
+    /// costs one check to create and drop).
+    scope: Option<Box<DynamicScope>>,
     /// Whether errors are being recorded (always false in `Fast`).
     recording: bool,
     pub(crate) errors: M::Stack<ValidationError>,
@@ -305,8 +356,6 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     name_scratch: Option<Box<Value>>,
     /// `integer` excludes integral floats (draft-04).
     strict_integers: bool,
-    /// The program resolves references through the dynamic scope.
-    dynamic_scope: bool,
     /// Cached verdicts of [`NodeFlags::MEMO`] nodes.
     memo: memo::Memo,
     /// Errors reported so far (kept or not), against `Budget::max_errors`.
@@ -325,9 +374,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             program,
             formats,
             meter: Meter::new(budget),
-            scope: Vec::new(),
-            scope_ids: Vec::new(),
-            scope_table: std::collections::HashMap::default(),
+            scope: program.flags().uses_dynamic_scope.then(Box::default),
             recording: M::COLLECT,
             errors: Default::default(),
             instance_path: Default::default(),
@@ -335,7 +382,6 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             current: program.root(),
             name_scratch: None,
             strict_integers: program.flags().strict_integers,
-            dynamic_scope: program.flags().uses_dynamic_scope,
             memo: memo::Memo::default(),
             reported: 0,
             max_errors: budget.max_errors,
@@ -420,6 +466,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         return self.run::<TRACK>(program.code_of(node), v, ev);
                     }
                     Entry::Memo => return self.memoized::<TRACK>(id, v, ev),
+                    Entry::Counted => {
+                        self.meter.enter()?;
+                        let r = self.run::<TRACK>(program.code_of(node), v, ev);
+                        self.meter.leave();
+                        return r;
+                    }
                     Entry::Forward => {
                         if let [Instr::Ref(target)] = program.code_of(node) {
                             self.meter.charge(1)?;
@@ -449,10 +501,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             self.open_unit(id, v)?;
         }
         self.meter.enter()?;
-        let dynamic = self.dynamic_scope && self.scope.last() != Some(&node.resource());
-        if dynamic {
-            self.push_scope(node.resource());
-        }
+        let dynamic = match self.scope.as_deref_mut() {
+            Some(scope) => scope.enter(node.resource()),
+            None => false,
+        };
         let previous = if M::COLLECT { std::mem::replace(&mut self.current, id) } else { id };
         let tracks = flags.contains(NodeFlags::TRACKS_PROPERTIES) || flags.contains(NodeFlags::TRACKS_ITEMS);
         let code = self.program.code_of(node);
@@ -473,14 +525,19 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             self.current = previous;
         }
         if dynamic {
-            self.scope.pop();
-            self.scope_ids.pop();
+            if let Some(scope) = self.scope.as_deref_mut() {
+                scope.leave();
+            }
         }
         self.meter.leave();
         result
     }
 
+    #[inline]
     fn run<const TRACK: bool>(&mut self, code: &'p [Instr], v: &'v Value, ev: &mut Evaluated) -> Flow {
+        if let [only] = code {
+            return self.instr::<TRACK>(only, v, ev);
+        }
         let mut valid = true;
         for instr in code {
             if !self.instr::<TRACK>(instr, v, ev)? {
@@ -493,121 +550,178 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         Ok(valid)
     }
 
-    #[inline]
+    /// Runs one instruction. Each arm is a call to the instruction's own
+    /// function, kept out of line, so this is a jump table of sibling
+    /// calls that saves no registers: a call costs the registers its own
+    /// instruction needs, not those of the largest one.
+    #[inline(never)]
     fn instr<const TRACK: bool>(&mut self, instr: &Instr, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        let p = self.program;
         match *instr {
-            Instr::Fail => {
-                if self.collecting() {
-                    self.report(&[], ErrorKind::False, None);
-                }
-                Ok(false)
-            }
+            Instr::Fail => self.fail(),
             Instr::Type(types) => self.check_type(types, v),
-            Instr::Const(id) => self.check_const(p.value(id), v),
-            Instr::Enum(id) => self.check_enum(p.enum_set(id), v),
-            Instr::Number(id) => match v {
-                Value::Number(n) => self.check_number(p.number(id), n),
-                _ => self.required_kind(p.number(id).type_fused, JsonType::Number, v),
-            },
-            Instr::String(id) => match v {
-                Value::String(s) => self.check_string(p.string(id), s),
-                _ => self.required_kind(p.string(id).type_fused, JsonType::String, v),
-            },
-            Instr::Array(id) => match v {
-                Value::Array(items) => self.check_array::<TRACK>(p.array(id), items, ev),
-                _ => self.required_kind(p.array(id).type_fused, JsonType::Array, v),
-            },
-            Instr::Object(id) => match v {
-                Value::Object(map) => self.check_object::<TRACK>(p.object(id), map, v, ev),
-                _ => self.required_kind(p.object(id).type_fused, JsonType::Object, v),
-            },
-            Instr::AllOf(list) => {
-                let mut valid = true;
-                for (i, &child) in p.list(list).iter().enumerate() {
-                    let ok = self.descend(&[KeywordStep::Word("allOf"), KeywordStep::Index(i)], None, |vm| {
-                        vm.node::<TRACK>(child, v, ev)
-                    })?;
-                    if !ok {
-                        valid = false;
-                        if !self.collecting() {
-                            return Ok(false);
-                        }
-                    }
-                }
-                Ok(valid)
-            }
+            Instr::Const(id) => self.check_const(id, v),
+            Instr::Enum(id) => self.check_enum(id, v),
+            Instr::Number(id) => self.number_instr(id, v),
+            Instr::String(id) => self.string_instr(id, v),
+            Instr::Array(id) => self.array_instr::<TRACK>(id, v, ev),
+            Instr::Object(id) => self.object_instr::<TRACK>(id, v, ev),
+            Instr::AllOf(list) => self.all_of::<TRACK>(list, v, ev),
             Instr::AnyOf(list) => self.alternatives::<TRACK>(Combine::Any, list, v, ev),
             Instr::OneOf(list) => self.alternatives::<TRACK>(Combine::One, list, v, ev),
-            Instr::Not(child) => {
-                let matched = self.quietly_at("not", None, |vm| vm.node::<false>(child, v, ev))?;
-                if matched && self.collecting() {
-                    self.report(&["not"], ErrorKind::Not, None);
-                }
-                Ok(!matched)
-            }
-            Instr::Cond(id) => {
-                let c = p.cond(id);
-                if !TRACK && !self.annotating() && c.then.is_none() && c.otherwise.is_none() {
-                    return Ok(true);
-                }
-                let passed = if TRACK {
-                    let mut test_ev = Evaluated::default();
-                    let passed = self.quietly_at("if", None, |vm| vm.node::<true>(c.test, v, &mut test_ev))?;
-                    if passed {
-                        ev.merge(&test_ev);
-                    }
-                    passed
-                } else {
-                    self.quietly_at("if", None, |vm| vm.node::<false>(c.test, v, ev))?
-                };
-                let (branch, keyword) = if passed { (c.then, "then") } else { (c.otherwise, "else") };
-                match branch {
-                    Some(node) => self.descend(&[KeywordStep::Word(keyword)], None, |vm| vm.node::<TRACK>(node, v, ev)),
-                    None => Ok(true),
-                }
-            }
-            Instr::Ref(target) => {
-                self.descend(&[KeywordStep::Word("$ref")], None, |vm| vm.node::<TRACK>(target, v, ev))
-            }
-            Instr::DynamicRef(id) => {
-                let d = p.dynamic_ref(id);
-                let target = self.resolve_dynamic(d);
-                self.descend(&[KeywordStep::Word(d.keyword)], None, |vm| vm.node::<TRACK>(target, v, ev))
-            }
-            Instr::Content(id) => match v {
-                Value::String(s) => self.check_content(p.content(id), s),
-                _ => Ok(true),
-            },
-            Instr::UnevaluatedProperties(child) => match v {
-                Value::Object(map) => self.unevaluated_properties(child, map, ev),
-                _ => Ok(true),
-            },
-            Instr::UnevaluatedItems(child) => match v {
-                Value::Array(items) => self.unevaluated_items(child, items, ev),
-                _ => Ok(true),
-            },
+            Instr::Not(child) => self.not(child, v, ev),
+            Instr::Cond(id) => self.cond::<TRACK>(id, v, ev),
+            Instr::Ref(target) => self.static_ref::<TRACK>(target, v, ev),
+            Instr::DynamicRef(id) => self.dynamic_ref::<TRACK>(id, v, ev),
+            Instr::Content(id) => self.content_instr(id, v),
+            Instr::UnevaluatedProperties(child) => self.unevaluated_properties_instr(child, v, ev),
+            Instr::UnevaluatedItems(child) => self.unevaluated_items_instr(child, v, ev),
         }
     }
 
-    /// Enters a resource of the dynamic scope.
-    fn push_scope(&mut self, resource: ResourceId) {
-        let parent = self.scope_id();
-        let next = u32::try_from(self.scope_table.len() + 1).unwrap_or(u32::MAX);
-        let id = *self.scope_table.entry((parent, resource)).or_insert(next);
-        self.scope.push(resource);
-        self.scope_ids.push(id);
+    /// `false`.
+    #[inline(never)]
+    fn fail(&mut self) -> Flow {
+        if self.collecting() {
+            self.report(&[], ErrorKind::False, None);
+        }
+        Ok(false)
+    }
+
+    #[inline(never)]
+    fn number_instr(&mut self, id: NumberId, v: &'v Value) -> Flow {
+        let c = self.program.number(id);
+        match v {
+            Value::Number(n) => self.check_number(c, n),
+            _ => self.required_kind(c.type_fused, JsonType::Number, v),
+        }
+    }
+
+    #[inline(never)]
+    fn string_instr(&mut self, id: StringId, v: &'v Value) -> Flow {
+        let c = self.program.string(id);
+        match v {
+            Value::String(s) => self.check_string(c, s),
+            _ => self.required_kind(c.type_fused, JsonType::String, v),
+        }
+    }
+
+    #[inline(never)]
+    fn array_instr<const TRACK: bool>(&mut self, id: ArrayId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        let c = self.program.array(id);
+        match v {
+            Value::Array(items) => self.check_array::<TRACK>(c, items, ev),
+            _ => self.required_kind(c.type_fused, JsonType::Array, v),
+        }
+    }
+
+    #[inline(never)]
+    fn object_instr<const TRACK: bool>(&mut self, id: ObjectId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        let c = self.program.object(id);
+        match v {
+            Value::Object(map) => self.check_object::<TRACK>(c, map, v, ev),
+            _ => self.required_kind(c.type_fused, JsonType::Object, v),
+        }
+    }
+
+    /// `allOf`.
+    #[inline(never)]
+    fn all_of<const TRACK: bool>(&mut self, list: ListId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        let mut valid = true;
+        for (i, &child) in self.program.list(list).iter().enumerate() {
+            let ok = self.descend(&[KeywordStep::Word("allOf"), KeywordStep::Index(i)], None, |vm| {
+                vm.node::<TRACK>(child, v, ev)
+            })?;
+            if !ok {
+                valid = false;
+                if !self.collecting() {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(valid)
+    }
+
+    /// `not`.
+    #[inline(never)]
+    fn not(&mut self, child: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        let matched = self.quietly_at("not", None, |vm| vm.node::<false>(child, v, ev))?;
+        if matched && self.collecting() {
+            self.report(&["not"], ErrorKind::Not, None);
+        }
+        Ok(!matched)
+    }
+
+    /// `if`/`then`/`else`.
+    #[inline(never)]
+    fn cond<const TRACK: bool>(&mut self, id: CondId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        let c = self.program.cond(id);
+        if !TRACK && !self.annotating() && c.then.is_none() && c.otherwise.is_none() {
+            return Ok(true);
+        }
+        let passed = if TRACK {
+            let mut test_ev = Evaluated::default();
+            let passed = self.quietly_at("if", None, |vm| vm.node::<true>(c.test, v, &mut test_ev))?;
+            if passed {
+                ev.merge(&test_ev);
+            }
+            passed
+        } else {
+            self.quietly_at("if", None, |vm| vm.node::<false>(c.test, v, ev))?
+        };
+        let (branch, keyword) = if passed { (c.then, "then") } else { (c.otherwise, "else") };
+        match branch {
+            Some(node) => self.descend(&[KeywordStep::Word(keyword)], None, |vm| vm.node::<TRACK>(node, v, ev)),
+            None => Ok(true),
+        }
+    }
+
+    /// `$ref` with a static target.
+    #[inline(never)]
+    fn static_ref<const TRACK: bool>(&mut self, target: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        self.descend(&[KeywordStep::Word("$ref")], None, |vm| vm.node::<TRACK>(target, v, ev))
+    }
+
+    /// `$dynamicRef` / `$recursiveRef` through the dynamic scope.
+    #[inline(never)]
+    fn dynamic_ref<const TRACK: bool>(&mut self, id: DynamicRefId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        let d = self.program.dynamic_ref(id);
+        let target = self.resolve_dynamic(d);
+        self.descend(&[KeywordStep::Word(d.keyword)], None, |vm| vm.node::<TRACK>(target, v, ev))
+    }
+
+    #[inline(never)]
+    fn content_instr(&mut self, id: ContentId, v: &'v Value) -> Flow {
+        match v {
+            Value::String(s) => self.check_content(self.program.content(id), s),
+            _ => Ok(true),
+        }
+    }
+
+    #[inline(never)]
+    fn unevaluated_properties_instr(&mut self, child: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        match v {
+            Value::Object(map) => self.unevaluated_properties(child, map, ev),
+            _ => Ok(true),
+        }
+    }
+
+    #[inline(never)]
+    fn unevaluated_items_instr(&mut self, child: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        match v {
+            Value::Array(items) => self.unevaluated_items(child, items, ev),
+            _ => Ok(true),
+        }
     }
 
     /// The id of the current dynamic scope (0 when empty or unused).
     fn scope_id(&self) -> u32 {
-        self.scope_ids.last().copied().unwrap_or(0)
+        self.scope.as_deref().map_or(0, DynamicScope::id)
     }
 
     /// The target of a dynamic reference: the outermost resource in the
     /// dynamic scope defining the anchor, else the static target.
     fn resolve_dynamic(&self, d: &schemavm_compiler::bytecode::DynamicRef) -> NodeId {
-        for &res in &self.scope {
+        for &res in self.scope.as_deref().map_or(&[][..], |s| &s.resources) {
             let r = self.program.resource(res);
             let found = match &d.anchor {
                 Some(name) => r.dynamic_anchors.iter().find(|(a, _)| a == name).map(|(_, n)| *n),
@@ -635,6 +749,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if let Some(value) = map.get(&*d.property) {
                     return self.candidates::<TRACK>(combine, list, d, value, v, ev);
                 }
+            }
+            if !TRACK {
+                return self.first_matches(combine, list.iter().copied(), v, ev);
             }
         }
         let keyword = combine.keyword();
@@ -740,22 +857,24 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     ) -> Flow {
         let pinned = pinned_alternatives(d, value);
         let (mut always, mut pinned) = (d.always.iter().copied().peekable(), pinned.iter().copied().peekable());
+        // Both lists in order, merged.
+        let order = std::iter::from_fn(|| match (always.peek(), pinned.peek()) {
+            (Some(&a), Some(&b)) if a <= b => always.next(),
+            (Some(_), Some(_)) | (None, Some(_)) => pinned.next(),
+            (Some(_), None) => always.next(),
+            (None, None) => None,
+        });
+        let children = order.filter_map(|i| list.get(i as usize).copied());
+        if !TRACK {
+            return self.first_matches(combine, children, v, ev);
+        }
         let mut count = 0usize;
         let mut matched_ev = Evaluated::default();
-        loop {
-            let next = match (always.peek(), pinned.peek()) {
-                (Some(&a), Some(&b)) if a <= b => always.next(),
-                (Some(_), Some(_)) | (None, Some(_)) => pinned.next(),
-                (Some(_), None) => always.next(),
-                (None, None) => break,
-            };
-            let Some(&child) = next.and_then(|i| list.get(i as usize)) else { continue };
+        for child in children {
             let mut branch_ev = Evaluated::default();
-            let target = if TRACK { &mut branch_ev } else { &mut *ev };
-            if self.node::<TRACK>(child, v, target)? {
+            if self.node::<true>(child, v, &mut branch_ev)? {
                 count += 1;
                 match combine {
-                    Combine::Any if !TRACK => return Ok(true),
                     Combine::Any => ev.merge(&branch_ev),
                     Combine::One if count > 1 => return Ok(false),
                     Combine::One => matched_ev = branch_ev,
@@ -765,12 +884,33 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         match combine {
             Combine::Any => Ok(count >= 1),
             Combine::One => {
-                if TRACK && count == 1 {
+                if count == 1 {
                     ev.merge(&matched_ev);
                 }
                 Ok(count == 1)
             }
         }
+    }
+
+    /// `anyOf`/`oneOf` over `children` when nothing is recorded or
+    /// tracked: stops as soon as the verdict is known.
+    fn first_matches(
+        &mut self,
+        combine: Combine,
+        children: impl Iterator<Item = NodeId>,
+        v: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Flow {
+        let mut count = 0usize;
+        for child in children {
+            if self.node::<false>(child, v, ev)? {
+                count += 1;
+                if combine == Combine::Any || count > 1 {
+                    return Ok(combine == Combine::Any);
+                }
+            }
+        }
+        Ok(count == 1 && combine == Combine::One)
     }
 
     /// Evaluates `node` against a value that is not part of the instance
@@ -781,9 +921,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             program: self.program,
             formats: self.formats,
             meter: self.meter.clone(),
-            scope: Vec::new(),
-            scope_ids: Vec::new(),
-            scope_table: std::collections::HashMap::default(),
+            scope: self.scope.clone(),
             recording: self.recording,
             errors: Default::default(),
             instance_path: Default::default(),
@@ -791,7 +929,6 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             current: self.current,
             name_scratch: None,
             strict_integers: self.strict_integers,
-            dynamic_scope: self.dynamic_scope,
             memo: memo::Memo::default(),
             reported: self.reported,
             max_errors: self.max_errors,
@@ -799,9 +936,6 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             units: Default::default(),
             _mode: PhantomData,
         };
-        for &r in &self.scope {
-            sub.push_scope(r);
-        }
         let result = sub.node::<false>(node, value, &mut Evaluated::default());
         self.meter = sub.meter;
         self.reported = sub.reported;

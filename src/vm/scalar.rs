@@ -3,7 +3,7 @@
 
 use serde_json::{Number, Value};
 
-use schemavm_compiler::bytecode::{ContentChecks, EnumSet, FormatCheck, NumberChecks, StringChecks};
+use schemavm_compiler::bytecode::{ContentChecks, EnumId, FormatCheck, NumberChecks, StringChecks, ValueId};
 use schemavm_compiler::number::Num;
 use schemavm_compiler::value::{self, JsonType, TypeSet};
 
@@ -78,8 +78,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         self.check_type(types, v)
     }
 
-    #[inline]
-    pub(super) fn check_const(&mut self, expected: &'p Value, v: &'v Value) -> Flow {
+    #[inline(never)]
+    pub(super) fn check_const(&mut self, id: ValueId, v: &'v Value) -> Flow {
+        let expected = self.program.value(id);
         self.meter.charge(1)?;
         if value::equal(expected, v) {
             return Ok(true);
@@ -90,7 +91,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         Ok(false)
     }
 
-    pub(super) fn check_enum(&mut self, set: &'p EnumSet, v: &'v Value) -> Flow {
+    #[inline(never)]
+    pub(super) fn check_enum(&mut self, id: EnumId, v: &'v Value) -> Flow {
+        let set = self.program.enum_set(id);
         let found = match v {
             Value::String(s) => set.strings.find(s).is_some(),
             _ if set.all_strings => false,

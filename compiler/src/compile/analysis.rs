@@ -73,6 +73,8 @@ pub(super) fn set_entries(program: &mut Program) {
             Entry::Forward
         } else if f.contains(NodeFlags::BOUNDED) && !tracks && !dynamic_scope {
             Entry::Direct
+        } else if !tracks && !dynamic_scope {
+            Entry::Counted
         } else {
             Entry::Full
         };
