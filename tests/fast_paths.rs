@@ -105,3 +105,19 @@ fn integer_bounds_compare_as_machine_integers() {
     let fractional = json!({"maximum": 2.5});
     assert_eq!(agree(&fractional, &[json!(2), json!(3), json!(2.5)]), [true, false, true]);
 }
+
+#[test]
+fn integer_multiples_divide_as_machine_integers() {
+    let schema = json!({"multipleOf": 3, "maximum": 100});
+    let verdicts =
+        agree(&schema, &[json!(9), json!(-9), json!(10), json!(0), json!(99), json!(102), json!(9.0), json!(i64::MIN)]);
+    assert_eq!(verdicts, [true, true, false, true, true, false, true, false]);
+    let unbounded = json!({"multipleOf": 7});
+    let big = u64::MAX - u64::MAX % 7;
+    assert_eq!(
+        agree(&unbounded, &[json!(big), json!(big - 1), json!(-7), json!(i64::MIN)]),
+        [true, false, true, false]
+    );
+    let huge: Value = serde_json::from_str(r#"{"multipleOf": 18446744073709551616}"#).expect("JSON");
+    assert_eq!(agree(&huge, &[json!(0), json!(u64::MAX)]), [true, false]);
+}

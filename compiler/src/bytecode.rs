@@ -344,11 +344,15 @@ pub struct NumberChecks {
     /// Exclusive bounds came from draft-04's boolean form: report them
     /// under `minimum`/`maximum`.
     pub draft4_exclusive: bool,
-    /// The checks as an inclusive range for integer instances, when every
-    /// bound is an integer and there is no `multipleOf` (set by
+    /// The checks as an inclusive range (and [`NumberChecks::integer_multiple`])
+    /// for integer instances, when every bound is an integer and
+    /// `multipleOf`, if any, is a machine integer (set by
     /// [`NumberChecks::seal`]): the boolean path then compares machine
     /// integers instead of [`Num`]s.
     pub integer_range: Option<(i128, i128)>,
+    /// `multipleOf` as a machine integer, when [`NumberChecks::integer_range`]
+    /// is set.
+    pub integer_multiple: Option<u64>,
 }
 
 impl NumberChecks {
@@ -361,9 +365,13 @@ impl NumberChecks {
                 Some(_) => None,
             }
         }
+        self.integer_multiple = None;
         self.integer_range = (|| {
-            if self.multiple_of.is_some() {
-                return None;
+            if let Some(m) = &self.multiple_of {
+                match m {
+                    Num::Int(m) => self.integer_multiple = Some(u64::try_from(*m).ok().filter(|m| *m > 0)?),
+                    _ => return None,
+                }
             }
             let mut lo = i128::MIN;
             let mut hi = i128::MAX;
@@ -381,6 +389,9 @@ impl NumberChecks {
             }
             Some((lo, hi))
         })();
+        if self.integer_range.is_none() {
+            self.integer_multiple = None;
+        }
     }
 
     /// Whether `x` satisfies every bound and `multipleOf`.

@@ -369,6 +369,7 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
 }
 
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
+    #[inline]
     pub(crate) fn new(program: &'p Program, formats: &'p [FormatFn], budget: &Budget) -> Self {
         Vm {
             program,
@@ -392,6 +393,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 
     /// Evaluates the program's root against `instance`.
+    #[inline(never)]
     pub(crate) fn run_root(&mut self, instance: &'v Value) -> Flow {
         let mut ev = Evaluated::default();
         self.node::<false>(self.program.root(), instance, &mut ev)

@@ -116,7 +116,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 let int = n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from));
                 if let Some(i) = int {
                     self.meter.charge(1)?;
-                    return Ok(lo <= i && i <= hi);
+                    // |i| < 2^64: it came from an `i64` or a `u64`.
+                    let multiple = |m: u64| u64::try_from(i.unsigned_abs()).is_ok_and(|a| a % m == 0);
+                    return Ok(lo <= i && i <= hi && c.integer_multiple.is_none_or(multiple));
                 }
             }
         }
