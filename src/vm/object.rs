@@ -146,6 +146,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     }
                 }
                 match entry.filter(|_| c.static_patterns) {
+                    _ if c.patterns.is_empty() => {}
                     Some(entry) => {
                         for &(_, node) in entry.patterns.iter().filter_map(|&i| c.patterns.get(i as usize)) {
                             matched = true;
