@@ -37,12 +37,17 @@ impl Default for Budget {
 }
 
 /// The running account of a [`Budget`].
+///
+/// Fuel is split in two: `left`, spendable before the next cold check, and
+/// `reserve`, held back so that, with a deadline, the clock is read once
+/// per [`DEADLINE_CHUNK`] units. A charge is then one subtraction that must
+/// not underflow; everything else happens on the cold path.
 #[derive(Debug, Clone)]
 pub(crate) struct Meter {
-    /// Fuel left (may go negative by the last charge).
-    fuel: i64,
-    /// Below this much fuel left, take the cold path.
-    checkpoint: i64,
+    /// Fuel that may be spent before the next cold check.
+    left: u64,
+    /// Fuel held back until the next cold check.
+    reserve: u64,
     initial: u64,
     deadline: Option<Instant>,
     pub(crate) depth: u32,
@@ -60,11 +65,10 @@ fn stack_address() -> usize {
 
 impl Meter {
     pub(crate) fn new(budget: &Budget) -> Meter {
-        let fuel = i64::try_from(budget.fuel).unwrap_or(i64::MAX);
         let deadline = budget.deadline.and_then(|d| Instant::now().checked_add(d));
         let mut meter = Meter {
-            fuel,
-            checkpoint: 0,
+            left: 0,
+            reserve: 0,
             initial: budget.fuel,
             deadline,
             depth: 0,
@@ -72,33 +76,44 @@ impl Meter {
             stack_base: stack_address(),
             max_stack: budget.max_stack_bytes,
         };
-        meter.set_checkpoint();
+        meter.refill(budget.fuel);
         meter
     }
 
-    fn set_checkpoint(&mut self) {
-        self.checkpoint =
-            if self.deadline.is_some() { self.fuel.saturating_sub(DEADLINE_CHUNK as i64).max(0) } else { 0 };
+    /// Splits `total` fuel into the spendable part and the reserve.
+    fn refill(&mut self, total: u64) {
+        self.left = if self.deadline.is_some() { total.min(DEADLINE_CHUNK) } else { total };
+        self.reserve = total - self.left;
     }
 
     /// Takes `units` of fuel.
     #[inline(always)]
     pub(crate) fn charge(&mut self, units: u64) -> Result<(), Exhausted> {
-        self.fuel = self.fuel.saturating_sub(units.min(i64::MAX as u64) as i64);
-        if self.fuel < self.checkpoint { self.cold_check() } else { Ok(()) }
+        match self.left.checked_sub(units) {
+            Some(left) => {
+                self.left = left;
+                Ok(())
+            }
+            None => self.cold_charge(units),
+        }
     }
 
+    /// A charge beyond `left`: take it from the reserve (reading the clock
+    /// if there is a deadline), or run out.
     #[cold]
-    fn cold_check(&mut self) -> Result<(), Exhausted> {
-        if self.fuel < 0 {
+    fn cold_charge(&mut self, units: u64) -> Result<(), Exhausted> {
+        // Both parts come from `initial`: the sum cannot overflow.
+        let total = self.left + self.reserve;
+        let Some(total) = total.checked_sub(units) else {
+            self.refill(0);
             return Err(Exhausted::Fuel);
-        }
+        };
+        self.refill(total);
         if let Some(d) = self.deadline {
             if Instant::now() >= d {
                 return Err(Exhausted::Deadline);
             }
         }
-        self.set_checkpoint();
         Ok(())
     }
 
@@ -119,10 +134,9 @@ impl Meter {
         self.depth = self.depth.saturating_sub(1);
     }
 
-    /// Fuel used so far.
+    /// Fuel used so far (all of it once it ran out).
     pub(crate) fn used(&self) -> u64 {
-        let left = u64::try_from(self.fuel.max(0)).unwrap_or(0);
-        self.initial.saturating_sub(left)
+        self.initial.saturating_sub(self.left + self.reserve)
     }
 }
 
