@@ -12,6 +12,7 @@
 //! remembering them, so the scan never allocates.
 
 use serde_json::{Map, Value};
+use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{NodeFlags, NodeId, ObjectChecks, RegexId};
 
@@ -122,7 +123,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             return Ok(false);
         }
         let mut required_seen = 0usize;
-        let mut buffer: [Option<(NodeId, &'v Value)>; DEFERRED_INLINE] = [None; DEFERRED_INLINE];
+        // Never spills: pushed only below its inline capacity (and, unlike
+        // an array, not written until used).
+        let mut buffer: SmallVec<[(NodeId, &'v Value); DEFERRED_INLINE]> = SmallVec::new();
         let mut deferred = 0usize;
         if c.scans {
             self.meter.charge(map.len() as u64)?;
@@ -138,8 +141,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                                 return Ok(false);
                             }
                         } else {
-                            if let Some(slot) = buffer.get_mut(deferred) {
-                                *slot = Some((node, value));
+                            if deferred < DEFERRED_INLINE {
+                                buffer.push((node, value));
                             }
                             deferred += 1;
                         }
@@ -186,7 +189,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if !c.dependents.is_empty() && !self.dependencies::<false>(c, map, whole, ev)? {
             return Ok(false);
         }
-        for &(node, value) in buffer.iter().flatten() {
+        for &(node, value) in buffer.iter() {
             if !self.node::<false>(node, value, ev)? {
                 return Ok(false);
             }
