@@ -121,3 +121,17 @@ fn integer_multiples_divide_as_machine_integers() {
     let huge: Value = serde_json::from_str(r#"{"multipleOf": 18446744073709551616}"#).expect("JSON");
     assert_eq!(agree(&huge, &[json!(0), json!(u64::MAX)]), [true, false]);
 }
+
+#[test]
+fn property_names_are_checked_without_a_value_per_name() {
+    let pattern = json!({"propertyNames": {"pattern": "^[a-z]+$", "maxLength": 3}, "required": ["a"]});
+    let verdicts =
+        agree(&pattern, &[json!({"a": 1}), json!({"a": 1, "abcd": 2}), json!({"a": 1, "B": 2}), json!({}), json!("x")]);
+    assert_eq!(verdicts, [true, false, false, false, true]);
+    let never = json!({"propertyNames": false});
+    assert_eq!(agree(&never, &[json!({}), json!({"a": 1})]), [true, false]);
+    let by_type = json!({"propertyNames": {"type": "number"}});
+    assert_eq!(agree(&by_type, &[json!({}), json!({"a": 1})]), [true, false]);
+    let general = json!({"propertyNames": {"not": {"const": "x"}}, "additionalProperties": {"type": "integer"}});
+    assert_eq!(agree(&general, &[json!({"a": 1}), json!({"x": 1}), json!({"a": "s"})]), [true, false, false]);
+}

@@ -14,7 +14,8 @@
 use serde_json::{Map, Value};
 use smallvec::SmallVec;
 
-use schemavm_compiler::bytecode::{NodeFlags, NodeId, ObjectChecks, RegexId};
+use schemavm_compiler::bytecode::{Entry, Instr, NodeFlags, NodeId, ObjectChecks, RegexId, StringChecks};
+use schemavm_compiler::value::JsonType;
 
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Vm};
 use crate::error::{ErrorKind, Exhausted};
@@ -22,6 +23,15 @@ use crate::error::{ErrorKind, Exhausted};
 /// Deferred `properties` checks kept in a buffer during a quiet scan;
 /// beyond it, a second pass looks the names up again.
 const DEFERRED_INLINE: usize = 8;
+
+/// A `propertyNames` check a quiet scan applies to the names directly.
+#[derive(Clone, Copy)]
+enum NameCheck<'p> {
+    /// Every name passes, or none does.
+    Always(bool),
+    /// The names must pass these string checks.
+    String(&'p StringChecks),
+}
 
 /// Whether a `properties` schema is checked in the first pass.
 fn checked_early(flags: NodeFlags) -> bool {
@@ -56,8 +66,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 self.report(&["maxProperties"], ErrorKind::MaxProperties { limit: max, count: len }, None);
             }
         }
-        if !TRACK && self.unobserved() && c.property_names.is_none() {
-            return self.scan_quietly(c, map, whole, ev);
+        if !TRACK && self.unobserved() {
+            match c.property_names.map(|n| self.name_check(n)) {
+                None => return self.scan_quietly(c, map, whole, None, ev),
+                Some(Some(names)) => return self.scan_quietly(c, map, whole, Some(names), ev),
+                Some(None) => {}
+            }
         }
         let mut required_seen = 0usize;
         let mut deferred = 0usize;
@@ -116,11 +130,25 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         c: &'p ObjectChecks,
         map: &'v Map<String, Value>,
         whole: &'v Value,
+        names: Option<NameCheck<'p>>,
         ev: &mut Evaluated,
     ) -> Flow {
         if map.len() < c.required.len() {
             // Too few properties for the required names: no scan needed.
             return Ok(false);
+        }
+        match names {
+            None | Some(NameCheck::Always(true)) => {}
+            Some(NameCheck::Always(false)) => return Ok(map.is_empty()),
+            Some(NameCheck::String(checks)) => {
+                // One node evaluation per name, as the general path charges.
+                self.meter.charge(map.len() as u64)?;
+                for key in map.keys() {
+                    if !self.check_string(checks, key)? {
+                        return Ok(false);
+                    }
+                }
+            }
         }
         let mut required_seen = 0usize;
         // Never spills: pushed only below its inline capacity (and, unlike
@@ -198,6 +226,25 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             return self.deferred_properties(c, map, deferred, DEFERRED_INLINE, ev);
         }
         Ok(true)
+    }
+
+    /// How a quiet scan can check names against `propertyNames` node
+    /// `node` without building a string value per name: when the node
+    /// decides by type alone or is one string instruction. `None` for any
+    /// other node (the general path evaluates it per name).
+    fn name_check(&self, node: NodeId) -> Option<NameCheck<'p>> {
+        let program = self.program;
+        let n = program.node(node);
+        match n.entry() {
+            Entry::Valid => Some(NameCheck::Always(true)),
+            Entry::Invalid => Some(NameCheck::Always(false)),
+            Entry::Types => Some(NameCheck::Always(n.types().contains(JsonType::String))),
+            Entry::Direct => match program.code_of(n) {
+                [Instr::String(id)] => Some(NameCheck::String(program.string(*id))),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// The second pass: the `properties` schemas the first pass skipped,

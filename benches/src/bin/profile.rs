@@ -8,7 +8,8 @@
 //!
 //! Arguments: optionally `--errors` (time `iter_errors`, counting the
 //! errors, instead of `is_valid`), case name (from `cases.json` or
-//! `errors.json`), instance name (file stem; `invalid` for an
+//! `errors.json`, or `mcp` for the MCP shape: every generated call, any
+//! instance name), instance name (file stem; `invalid` for an
 //! `errors.json` case), iterations, and optionally the peer (`schemavm`,
 //! the default, `jsonschema` or `boon`).
 
@@ -33,6 +34,23 @@ fn main() -> Result<(), String> {
         Some("boon") => Peer::Boon,
         Some(other) => return Err(format!("unknown peer {other}")),
     };
+    if case == "mcp" {
+        // The MCP shape: every generated call against its tool's schema.
+        let tools = schemavm_benches::mcp::tools();
+        let calls = schemavm_benches::mcp::calls(&tools);
+        let validators = peer.compile_all(&tools)?;
+        let start = Instant::now();
+        let mut count = 0u64;
+        for _ in 0..iterations {
+            for call in &calls {
+                let v = validators.get(call.tool).ok_or("no such tool")?;
+                count += u64::from(v.is_valid(black_box(&call.arguments)));
+            }
+        }
+        let per = start.elapsed().as_nanos() as f64 / iterations as f64;
+        println!("{} mcp/{instance}: {per:.0} ns per {} calls ({count} valid in all)", peer.name(), calls.len());
+        return Ok(());
+    }
     let dir = data_dir()?;
     let mut all = cases(&dir)?;
     all.extend(error_cases(&dir)?);
