@@ -213,16 +213,29 @@ impl Run {
                     let count = haystack.chars().count() as u64;
                     return count >= self.min && self.max.is_none_or(|max| count <= max);
                 }
-                if let (Members::Set { ascii, .. }, true) = (members, haystack.is_ascii()) {
-                    // One byte per character: the length is the count, and
-                    // each byte is looked up in the bitmap.
-                    let count = haystack.len() as u64;
-                    return count >= self.min
-                        && self.max.is_none_or(|max| count <= max)
-                        && haystack.bytes().all(|b| ascii[usize::from(b & 0x7f)]);
-                }
+                let mut rest = haystack;
                 let mut count = 0u64;
-                for c in haystack.chars() {
+                if let Members::Set { ascii, .. } = members {
+                    // One pass over the bytes while they are ASCII members
+                    // (one character each); the first byte that is not
+                    // decides, or hands the rest to the character loop.
+                    let bytes = haystack.as_bytes();
+                    let stop = bytes.iter().position(|&b| b >= 0x80 || !ascii[usize::from(b & 0x7f)]);
+                    let Some(at) = stop else {
+                        let count = bytes.len() as u64;
+                        return count >= self.min && self.max.is_none_or(|max| count <= max);
+                    };
+                    if bytes.get(at).is_some_and(|b| b.is_ascii()) {
+                        return false;
+                    }
+                    // `at` is the first non-ASCII byte: a character boundary.
+                    rest = haystack.get(at..).unwrap_or_default();
+                    count = at as u64;
+                    if self.max.is_some_and(|max| count > max) {
+                        return false;
+                    }
+                }
+                for c in rest.chars() {
                     count = count.saturating_add(1);
                     if !members.contains(c) || self.max.is_some_and(|max| count > max) {
                         return false;
@@ -377,5 +390,21 @@ mod tests {
         assert!(matches(r"\d{2}$", "x12"));
         assert!(!matches(r"\d{2}$", "12x"));
         assert!(matches(r"^é", "éa"));
+    }
+
+    #[test]
+    fn whole_runs_mix_ascii_and_other_characters() {
+        let matches = |p: &str, h: &str| detect(p).is_some_and(|f| f.is_match(h));
+        assert!(matches(r"^\S*$", "abc"));
+        assert!(matches(r"^\S*$", "ab😀ç"));
+        assert!(!matches(r"^\S*$", "ab c"));
+        assert!(!matches(r"^\S*$", "ab😀 c"));
+        assert!(!matches(r"^\S*$", "ab\u{2003}c"));
+        assert!(matches(r"^[a-zé]{2,4}$", "aéb"));
+        assert!(!matches(r"^[a-zé]{2,4}$", "abcdé"));
+        assert!(!matches(r"^[a-zé]{2,4}$", "abcde"));
+        assert!(!matches(r"^[a-zé]{2,4}$", "é"));
+        assert!(matches(r"^[a-zé]{2,4}$", "éé"));
+        assert!(!matches(r"^[a-z]{2,4}$", "aé"));
     }
 }
