@@ -135,3 +135,35 @@ fn property_names_are_checked_without_a_value_per_name() {
     let general = json!({"propertyNames": {"not": {"const": "x"}}, "additionalProperties": {"type": "integer"}});
     assert_eq!(agree(&general, &[json!({"a": 1}), json!({"x": 1}), json!({"a": "s"})]), [true, false, false]);
 }
+
+#[test]
+fn alternatives_of_other_types_are_skipped_without_changing_verdicts() {
+    let by_type = json!({"oneOf": [
+        {"type": "string"},
+        {"type": "array", "items": {"type": "integer"}},
+        {"allOf": [{"type": "number"}, {"type": "integer"}], "minimum": 0},
+        {"$ref": "#/$defs/obj"}
+    ], "$defs": {"obj": {"type": "object", "required": ["a"]}}});
+    let verdicts = agree(
+        &by_type,
+        &[
+            json!("s"),
+            json!([1]),
+            json!([1.5]),
+            json!(3),
+            json!(3.0),
+            json!(-1),
+            json!(2.5),
+            json!({"a": 1}),
+            json!({}),
+            json!(null),
+        ],
+    );
+    assert_eq!(verdicts, [true, true, false, true, true, false, false, true, false, false]);
+    // `number` and `integer` overlap: both alternatives admit 2, so `oneOf` fails.
+    let overlap = json!({"oneOf": [{"type": "number"}, {"type": "integer"}]});
+    assert_eq!(agree(&overlap, &[json!(2), json!(2.5), json!("x")]), [false, true, false]);
+    let draft4 = json!({"$schema": "http://json-schema.org/draft-04/schema#",
+                        "anyOf": [{"type": "integer"}, {"type": "string"}]});
+    assert_eq!(agree(&draft4, &[json!(1), json!(1.0), json!("x")]), [true, false, true]);
+}

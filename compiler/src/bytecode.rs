@@ -280,6 +280,7 @@ pub struct Node {
     pub(crate) code_end: u32,
     pub(crate) flags: NodeFlags,
     pub(crate) types: TypeSet,
+    pub(crate) admits: TypeSet,
     pub(crate) entry: Entry,
     pub(crate) resource: ResourceId,
     pub(crate) location: Box<str>,
@@ -300,6 +301,14 @@ impl Node {
     #[inline]
     pub fn types(&self) -> TypeSet {
         self.types
+    }
+    /// Every instance the node accepts has one of these types (a
+    /// necessary condition, from `type`, the types of fused instructions
+    /// and what the node applies in place; [`TypeSet::ANY`] when nothing
+    /// is known). An instance of another type fails without evaluation.
+    #[inline]
+    pub fn admitted_types(&self) -> TypeSet {
+        self.admits
     }
     /// The schema resource the node belongs to (for the dynamic scope).
     #[inline]

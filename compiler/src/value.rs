@@ -118,6 +118,18 @@ impl TypeSet {
         self.0 & t.bit() != 0
     }
 
+    /// The types in both sets.
+    #[inline]
+    pub const fn intersect(self, other: TypeSet) -> TypeSet {
+        TypeSet(self.0 & other.0)
+    }
+
+    /// The types in either set.
+    #[inline]
+    pub const fn union(self, other: TypeSet) -> TypeSet {
+        TypeSet(self.0 | other.0)
+    }
+
     /// Whether no type is in the set.
     #[inline]
     pub const fn is_empty(self) -> bool {

@@ -44,7 +44,7 @@ use schemavm_compiler::bytecode::{
     ArrayId, CondId, ContentId, Discriminator, DynamicRefId, Entry, Instr, ListId, NodeFlags, NodeId, NumberId,
     ObjectId, Program, ResourceId, StringId,
 };
-use schemavm_compiler::value::JsonType;
+use schemavm_compiler::value::{JsonType, TypeSet};
 
 pub(crate) use annotations::Evaluated;
 pub use budget::Budget;
@@ -895,7 +895,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 
     /// `anyOf`/`oneOf` over `children` when nothing is recorded or
-    /// tracked: stops as soon as the verdict is known.
+    /// tracked: stops as soon as the verdict is known, and skips the
+    /// alternatives that admit no value of the instance's type (so a
+    /// `oneOf` split by type evaluates one alternative).
     fn first_matches(
         &mut self,
         combine: Combine,
@@ -905,6 +907,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     ) -> Flow {
         let mut count = 0usize;
         for child in children {
+            let types = self.program.node(child).admitted_types();
+            if types != TypeSet::ANY && !types.admits(v, self.strict_integers) {
+                continue;
+            }
             if self.node::<false>(child, v, ev)? {
                 count += 1;
                 if combine == Combine::Any || count > 1 {

@@ -67,10 +67,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
         }
         if !TRACK && self.unobserved() {
-            match c.property_names.map(|n| self.name_check(n)) {
-                None => return self.scan_quietly(c, map, whole, None, ev),
-                Some(Some(names)) => return self.scan_quietly(c, map, whole, Some(names), ev),
-                Some(None) => {}
+            if c.property_names.is_none() {
+                return self.scan_quietly(c, map, whole, ev);
+            }
+            if let Some(done) = self.scan_quietly_with_names(c, map, whole, ev) {
+                return done;
             }
         }
         let mut required_seen = 0usize;
@@ -125,30 +126,17 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// tracked: one tight pass, expensive `properties` schemas deferred
     /// (the first [`DEFERRED_INLINE`] in a buffer, any more by a second
     /// lookup pass), nothing allocated.
+    #[inline(always)]
     fn scan_quietly(
         &mut self,
         c: &'p ObjectChecks,
         map: &'v Map<String, Value>,
         whole: &'v Value,
-        names: Option<NameCheck<'p>>,
         ev: &mut Evaluated,
     ) -> Flow {
         if map.len() < c.required.len() {
             // Too few properties for the required names: no scan needed.
             return Ok(false);
-        }
-        match names {
-            None | Some(NameCheck::Always(true)) => {}
-            Some(NameCheck::Always(false)) => return Ok(map.is_empty()),
-            Some(NameCheck::String(checks)) => {
-                // One node evaluation per name, as the general path charges.
-                self.meter.charge(map.len() as u64)?;
-                for key in map.keys() {
-                    if !self.check_string(checks, key)? {
-                        return Ok(false);
-                    }
-                }
-            }
         }
         let mut required_seen = 0usize;
         // Never spills: pushed only below its inline capacity (and, unlike
@@ -226,6 +214,37 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             return self.deferred_properties(c, map, deferred, DEFERRED_INLINE, ev);
         }
         Ok(true)
+    }
+
+    /// A quiet scan of an object with `propertyNames`, when the names can
+    /// be checked as strings ([`Vm::name_check`]); `None` otherwise (the
+    /// general path evaluates the names' node per name).
+    #[inline(never)]
+    fn scan_quietly_with_names(
+        &mut self,
+        c: &'p ObjectChecks,
+        map: &'v Map<String, Value>,
+        whole: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Option<Flow> {
+        let check = self.name_check(c.property_names?)?;
+        let names = match check {
+            NameCheck::Always(all) => Ok(all || map.is_empty()),
+            NameCheck::String(checks) => (|| {
+                // One node evaluation per name, as the general path charges.
+                self.meter.charge(map.len() as u64)?;
+                for key in map.keys() {
+                    if !self.check_string(checks, key)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            })(),
+        };
+        Some(match names {
+            Ok(true) => self.scan_quietly(c, map, whole, ev),
+            other => other,
+        })
     }
 
     /// How a quiet scan can check names against `propertyNames` node

@@ -10,6 +10,7 @@
 
 use crate::bytecode::*;
 use crate::error::{CompileError, CompileErrorKind};
+use crate::value::{JsonType, TypeSet};
 
 /// Runs the checks and sets node flags.
 pub(super) fn check_and_flag(program: &mut Program) -> Result<(), CompileError> {
@@ -23,7 +24,66 @@ pub(super) fn check_and_flag(program: &mut Program) -> Result<(), CompileError> 
     find_unguarded_cycle(program)?;
     mark_cheap(program);
     mark_bounded(program);
+    mark_admitted_types(program);
     Ok(())
+}
+
+/// Rounds of [`mark_admitted_types`]: each round is sound on its own (the
+/// sets only shrink towards the true ones), more only sharpen them through
+/// longer reference chains.
+const ADMITS_ROUNDS: usize = 4;
+
+/// Sets each node's [`Node::admitted_types`](crate::bytecode::Node::admitted_types):
+/// the intersection of what its `type` and fused instructions require,
+/// what its references and `allOf` members admit, and the union of what
+/// its `anyOf`/`oneOf` alternatives admit. Starting from every type and
+/// shrinking, every round over-approximates the types the node accepts.
+/// Sets hold `integer` whenever they hold `number`, so that bitwise
+/// intersection and union are those of the sets of values.
+fn mark_admitted_types(program: &mut Program) {
+    let number = TypeSet::single(JsonType::Number).with(JsonType::Integer);
+    for _ in 0..ADMITS_ROUNDS {
+        let mut changed = false;
+        for i in 0..program.nodes.len() {
+            let admits = |n: NodeId| program.nodes.get(n.index()).map_or(TypeSet::ANY, |n| n.admits);
+            let mut set = TypeSet::ANY;
+            for instr in program.code(NodeId(i as u32)) {
+                let required = match *instr {
+                    Instr::Fail => TypeSet::EMPTY,
+                    // `number` admits every integer: as a set, it holds both
+                    // bits, so intersecting with `integer` keeps integers.
+                    Instr::Type(t) if t.contains(JsonType::Number) => t.with(JsonType::Integer),
+                    Instr::Type(t) => t,
+                    Instr::Number(id) if program.numbers.get(id.index()).is_some_and(|c| c.type_fused) => number,
+                    Instr::String(id) if program.strings.get(id.index()).is_some_and(|c| c.type_fused) => {
+                        TypeSet::single(JsonType::String)
+                    }
+                    Instr::Array(id) if program.arrays.get(id.index()).is_some_and(|c| c.type_fused) => {
+                        TypeSet::single(JsonType::Array)
+                    }
+                    Instr::Object(id) if program.objects.get(id.index()).is_some_and(|c| c.type_fused) => {
+                        TypeSet::single(JsonType::Object)
+                    }
+                    Instr::Ref(n) => admits(n),
+                    Instr::AllOf(l) => program.list(l).iter().fold(TypeSet::ANY, |acc, n| acc.intersect(admits(*n))),
+                    Instr::AnyOf(l) | Instr::OneOf(l) => {
+                        program.list(l).iter().fold(TypeSet::EMPTY, |acc, n| acc.union(admits(*n)))
+                    }
+                    _ => TypeSet::ANY,
+                };
+                set = set.intersect(required);
+            }
+            if let Some(node) = program.nodes.get_mut(i) {
+                if node.admits != set {
+                    node.admits = set;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
 }
 
 /// Chooses each array instruction's [`ItemsPlan`] (after the flags).

@@ -168,6 +168,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             code_end: 0,
             flags: NodeFlags::default(),
             types: crate::value::TypeSet::EMPTY,
+            admits: crate::value::TypeSet::ANY,
             entry: Entry::Full,
             resource,
             location: self.registry.location(&target.info).into_boxed_str(),
