@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 
 use crate::error::Exhausted;
 
+/// Nesting levels between two measurements of the stack.
+const STACK_CHECK_LEVELS: u32 = 4;
+
 /// Fuel between two reads of the clock when a deadline is set.
 const DEADLINE_CHUNK: u64 = 4096;
 
@@ -117,21 +120,25 @@ impl Meter {
         Ok(())
     }
 
-    /// Enters one nesting level.
+    /// Enters one nesting level. The stack is measured every
+    /// [`STACK_CHECK_LEVELS`] levels: between two measurements it grows by
+    /// a few frames at most, a small fraction of any sensible limit.
     #[inline(always)]
     pub(crate) fn enter(&mut self) -> Result<(), Exhausted> {
         self.depth += 1;
-        if self.depth > self.max_depth || stack_address().abs_diff(self.stack_base) > self.max_stack {
+        if self.depth > self.max_depth
+            || (self.depth % STACK_CHECK_LEVELS == 0 && stack_address().abs_diff(self.stack_base) > self.max_stack)
+        {
             self.depth -= 1;
             return Err(Exhausted::Depth);
         }
         self.charge(1)
     }
 
-    /// Leaves one nesting level.
+    /// Leaves one nesting level (entered before: the depth is positive).
     #[inline(always)]
     pub(crate) fn leave(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
+        self.depth = self.depth.wrapping_sub(1);
     }
 
     /// Fuel used so far (all of it once it ran out).
