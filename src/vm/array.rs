@@ -7,10 +7,49 @@ use serde_json::Value;
 use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{ArrayChecks, ItemsPlan, NodeFlags, NodeId};
-use schemavm_compiler::value;
+use schemavm_compiler::value::{self, JsonType, TypeSet};
 
 use super::{Evaluated, Exhausted, Flow, InstanceStep, KeywordStep, Mode, Vm};
 use crate::error::ErrorKind;
+
+/// The items a fused loop admits: sets of one kind (numbers, strings:
+/// coordinates, vectors, name lists) test the variant directly, each in
+/// a loop of its own, instead of dispatching on it per item.
+#[derive(Clone, Copy)]
+enum Kind {
+    Numbers,
+    Strings,
+    Mixed,
+}
+
+impl Kind {
+    fn of(types: TypeSet) -> Kind {
+        let numbers = TypeSet::single(JsonType::Number);
+        if types == numbers || types == numbers.with(JsonType::Integer) {
+            Kind::Numbers
+        } else if types == TypeSet::single(JsonType::String) {
+            Kind::Strings
+        } else {
+            Kind::Mixed
+        }
+    }
+}
+
+/// Whether every item is an array of `min..=max` values passing `admits`,
+/// and how many values were visited (items and their members).
+#[inline(always)]
+fn arrays_of(items: &[Value], min: u64, max: u64, admits: impl Fn(&Value) -> bool) -> (bool, u64) {
+    let mut total = items.len() as u64;
+    for item in items {
+        let Value::Array(inner) = item else { return (false, total) };
+        let n = inner.len() as u64;
+        if n < min || n > max || !inner.iter().all(&admits) {
+            return (false, total);
+        }
+        total += n;
+    }
+    (true, total)
+}
 
 /// Up to this many items, duplicates are found by pairwise comparison.
 const PAIRWISE_MAX: usize = 16;
@@ -144,20 +183,22 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             ItemsPlan::General => Ok(None),
             ItemsPlan::Types(types) => {
                 self.meter.charge(items.len() as u64)?;
-                Ok(Some(items.iter().all(|item| types.admits(item, strict))))
+                Ok(Some(match Kind::of(types) {
+                    Kind::Numbers => items.iter().all(Value::is_number),
+                    Kind::Strings => items.iter().all(Value::is_string),
+                    Kind::Mixed => items.iter().all(|item| types.admits(item, strict)),
+                }))
             }
             ItemsPlan::ArraysOfTypes { min, max, types } => {
-                let mut total = items.len() as u64;
-                for item in items {
-                    let Value::Array(inner) = item else { return Ok(Some(false)) };
-                    let n = inner.len() as u64;
-                    if n < min || n > max || !inner.iter().all(|x| types.admits(x, strict)) {
-                        return Ok(Some(false));
-                    }
-                    total += n;
+                let (valid, total) = match Kind::of(types) {
+                    Kind::Numbers => arrays_of(items, min, max, Value::is_number),
+                    Kind::Strings => arrays_of(items, min, max, Value::is_string),
+                    Kind::Mixed => arrays_of(items, min, max, |x| types.admits(x, strict)),
+                };
+                if valid {
+                    self.meter.charge(total)?;
                 }
-                self.meter.charge(total)?;
-                Ok(Some(true))
+                Ok(Some(valid))
             }
         }
     }
