@@ -140,30 +140,41 @@ impl TypeSet {
     /// `1.0` unless `strict_integers`; `number` admits all numbers).
     #[inline]
     pub fn admits(self, value: &Value, strict_integers: bool) -> bool {
+        // One constant per variant (a table lookup, not a jump); numbers
+        // map to `number`, which admits them all.
         let bit = match value {
             Value::Null => JsonType::Null.bit(),
             Value::Bool(_) => JsonType::Boolean.bit(),
+            Value::Number(_) => JsonType::Number.bit(),
             Value::String(_) => JsonType::String.bit(),
             Value::Array(_) => JsonType::Array.bit(),
             Value::Object(_) => JsonType::Object.bit(),
-            Value::Number(n) => {
-                if self.contains(JsonType::Number) {
-                    return true;
-                }
-                if !self.contains(JsonType::Integer) {
-                    return false;
-                }
-                let num = Num::from_json(n);
-                return if strict_integers { num.is_lexical_integer() } else { num.is_integer() };
-            }
         };
-        self.0 & bit != 0
+        if self.0 & bit != 0 {
+            return true;
+        }
+        // Without `number`, a number may still pass as an `integer`.
+        bit == JsonType::Number.bit() && self.contains(JsonType::Integer) && admits_integer(value, strict_integers)
     }
 
     /// The types in the set.
     pub fn iter(self) -> impl Iterator<Item = JsonType> {
         JsonType::ALL.into_iter().filter(move |t| self.contains(*t))
     }
+}
+
+/// Whether `value` is a number that passes as an `integer`: at once for
+/// machine integers, else by its exact value.
+#[inline]
+fn admits_integer(value: &Value, strict_integers: bool) -> bool {
+    let Value::Number(n) = value else { return false };
+    n.is_u64() || n.is_i64() || exact_integer(n, strict_integers)
+}
+
+#[inline(never)]
+fn exact_integer(n: &serde_json::Number, strict_integers: bool) -> bool {
+    let num = Num::from_json(n);
+    if strict_integers { num.is_lexical_integer() } else { num.is_integer() }
 }
 
 /// A cheap fingerprint of `value` looking one level deep: values that are
