@@ -125,12 +125,16 @@ pub(super) fn set_entries(program: &mut Program) {
             Entry::Invalid
         } else if f.contains(NodeFlags::TYPE_ONLY) {
             Entry::Types
+        } else if !tracks
+            && !dynamic_scope
+            && !f.contains(NodeFlags::MEMO)
+            && matches!(program.code.get(code_range(node)), Some([Instr::Ref(_)]))
+        {
+            Entry::Forward
         } else if f.contains(NodeFlags::CHEAP) {
             Entry::Direct
         } else if f.contains(NodeFlags::MEMO) {
             Entry::Memo
-        } else if !tracks && !dynamic_scope && matches!(program.code.get(code_range(node)), Some([Instr::Ref(_)])) {
-            Entry::Forward
         } else if f.contains(NodeFlags::BOUNDED) && !tracks && !dynamic_scope {
             Entry::Direct
         } else if !tracks && !dynamic_scope {
