@@ -82,7 +82,10 @@ enum Members {
     /// Every scalar value: only the length matters.
     Everything,
     /// A set, with a membership table for the ASCII range.
-    Set { ascii: Box<[bool; 128]>, class: ClassUnicode },
+    /// `bytes[b]` is whether byte `b` is an ASCII member: every byte from
+    /// 0x80 up is `false` (it starts a multi-byte character, which the
+    /// class decides), so a byte scan needs one lookup per byte.
+    Set { bytes: Box<[bool; 256]>, class: ClassUnicode },
 }
 
 impl Members {
@@ -90,18 +93,18 @@ impl Members {
         if complement(&class).ranges().is_empty() {
             return Members::Everything;
         }
-        let mut ascii = Box::new([false; 128]);
-        for (b, member) in (0u8..).zip(ascii.iter_mut()) {
+        let mut bytes = Box::new([false; 256]);
+        for (b, member) in (0u8..0x80).zip(bytes.iter_mut()) {
             *member = class_contains(&class, char::from(b));
         }
-        Members::Set { ascii, class }
+        Members::Set { bytes, class }
     }
 
     fn contains(&self, c: char) -> bool {
         match self {
             Members::Everything => true,
-            Members::Set { ascii, class } => match u32::from(c) {
-                code @ 0..128 => ascii[(code & 0x7f) as usize],
+            Members::Set { bytes, class } => match u32::from(c) {
+                code @ 0..128 => bytes[(code & 0x7f) as usize],
                 _ => class_contains(class, c),
             },
         }
@@ -198,7 +201,7 @@ impl FastPath {
             FastPath::Literal { text, .. } => text.len(),
             FastPath::Run(Run { members: Members::Everything, .. }) => 0,
             FastPath::Run(Run { members: Members::Set { class, .. }, .. }) => {
-                128 + std::mem::size_of_val(class.ranges())
+                256 + std::mem::size_of_val(class.ranges())
             }
         }
     }
@@ -215,12 +218,12 @@ impl Run {
                 }
                 let mut rest = haystack;
                 let mut count = 0u64;
-                if let Members::Set { ascii, .. } = members {
+                if let Members::Set { bytes: table, .. } = members {
                     // One pass over the bytes while they are ASCII members
                     // (one character each); the first byte that is not
                     // decides, or hands the rest to the character loop.
                     let bytes = haystack.as_bytes();
-                    let stop = bytes.iter().position(|&b| b >= 0x80 || !ascii[usize::from(b & 0x7f)]);
+                    let stop = bytes.iter().position(|&b| !table[usize::from(b)]);
                     let Some(at) = stop else {
                         let count = bytes.len() as u64;
                         return count >= self.min && self.max.is_none_or(|max| count <= max);
