@@ -393,7 +393,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 
     /// Evaluates the program's root against `instance`.
-    #[inline(never)]
+    #[inline(always)]
     pub(crate) fn run_root(&mut self, instance: &'v Value) -> Flow {
         let mut ev = Evaluated::default();
         self.node::<false>(self.program.root(), instance, &mut ev)
