@@ -505,6 +505,9 @@ pub struct Contains {
 pub struct PropertyEntry {
     /// The `properties` subschema for this name.
     pub schema: Option<NodeId>,
+    /// How a scan that records nothing checks `schema`, decided with the
+    /// node entries so the scan need not read the node itself.
+    pub check: PropertyCheck,
     /// The name is in `required`.
     pub required: bool,
     /// `dependentRequired` / array `dependencies`: entries (by index)
@@ -517,6 +520,19 @@ pub struct PropertyEntry {
     /// whose pattern matches this name, found at compile time; meaningful
     /// only when [`ObjectChecks::static_patterns`] is set.
     pub patterns: Box<[u32]>,
+}
+
+/// How an object scan that records nothing checks a property's schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PropertyCheck {
+    /// The schema is a bare `type` check: test the value's type in place.
+    Types(TypeSet),
+    /// The schema is cheap: evaluate it during the scan.
+    Early,
+    /// Evaluate it after the scan, once `required` and the cheap checks
+    /// passed (a large sibling is not walked before a discriminator fails).
+    #[default]
+    Deferred,
 }
 
 /// Operands of [`Instr::Object`].

@@ -14,7 +14,9 @@
 use serde_json::{Map, Value};
 use smallvec::SmallVec;
 
-use schemavm_compiler::bytecode::{Entry, Instr, NodeFlags, NodeId, ObjectChecks, RegexId, StringChecks};
+use schemavm_compiler::bytecode::{
+    Entry, Instr, NodeFlags, NodeId, ObjectChecks, PropertyCheck, PropertyEntry, RegexId, StringChecks,
+};
 use schemavm_compiler::value::JsonType;
 
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Vm};
@@ -33,9 +35,9 @@ enum NameCheck<'p> {
     String(&'p StringChecks),
 }
 
-/// Whether a `properties` schema is checked in the first pass.
-fn checked_early(flags: NodeFlags) -> bool {
-    flags.contains(NodeFlags::CHEAP)
+/// Whether an entry's `properties` schema is checked in the first pass.
+fn checked_early(entry: &PropertyEntry) -> bool {
+    entry.check != PropertyCheck::Deferred
 }
 
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
@@ -152,15 +154,23 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     required_seen += usize::from(entry.required);
                     if let Some(node) = entry.schema {
                         matched = true;
-                        if checked_early(self.program.node(node).flags()) {
-                            if !self.node::<false>(node, value, ev)? {
-                                return Ok(false);
+                        match entry.check {
+                            PropertyCheck::Types(types) => {
+                                if !types.admits(value, self.strict_integers) {
+                                    return Ok(false);
+                                }
                             }
-                        } else {
-                            if deferred < DEFERRED_INLINE {
-                                buffer.push((node, value));
+                            PropertyCheck::Early => {
+                                if !self.node::<false>(node, value, ev)? {
+                                    return Ok(false);
+                                }
                             }
-                            deferred += 1;
+                            PropertyCheck::Deferred => {
+                                if deferred < DEFERRED_INLINE {
+                                    buffer.push((node, value));
+                                }
+                                deferred += 1;
+                            }
                         }
                     }
                 }
@@ -288,7 +298,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let (Some(entry), Some(name)) = (c.entries.get(idx as usize), c.names.key(idx)) else {
                 continue;
             };
-            let Some(node) = entry.schema.filter(|n| !checked_early(self.program.node(*n).flags())) else {
+            let Some(node) = entry.schema.filter(|_| !checked_early(entry)) else {
                 continue;
             };
             if done > 0 {
@@ -382,7 +392,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     if M::ANNOTATE {
                         self.annotate_item("properties", Value::String(key.to_string()))?;
                     }
-                    if checked_early(self.program.node(node).flags()) {
+                    if checked_early(entry) {
                         valid &=
                             self.descend(&[KeywordStep::Word("properties"), KeywordStep::Word(name)], at, |vm| {
                                 vm.node::<false>(node, value, ev)

@@ -113,7 +113,8 @@ fn plan(program: &Program, rest: NodeId) -> ItemsPlan {
     }
 }
 
-/// Decides each node's [`Entry`] from its flags (after every analysis).
+/// Decides each node's [`Entry`] from its flags (after every analysis),
+/// and with them each property's [`PropertyCheck`].
 pub(super) fn set_entries(program: &mut Program) {
     let dynamic_scope = program.flags.uses_dynamic_scope;
     for node in &mut program.nodes {
@@ -141,6 +142,14 @@ pub(super) fn set_entries(program: &mut Program) {
             Entry::Counted
         } else {
             Entry::Full
+        };
+    }
+    let Program { nodes, objects, .. } = program;
+    for entry in objects.iter_mut().flat_map(|o| o.entries.iter_mut()) {
+        entry.check = match entry.schema.and_then(|n| nodes.get(n.index())) {
+            Some(n) if n.entry == Entry::Types => PropertyCheck::Types(n.types),
+            Some(n) if n.flags.contains(NodeFlags::CHEAP) => PropertyCheck::Early,
+            _ => PropertyCheck::Deferred,
         };
     }
 }
