@@ -525,6 +525,10 @@ pub struct PropertyEntry {
 /// How an object scan that records nothing checks a property's schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PropertyCheck {
+    /// Every value passes.
+    Valid,
+    /// No value passes (`false`).
+    Invalid,
     /// The schema is a bare `type` check: test the value's type in place.
     Types(TypeSet),
     /// The schema is cheap: evaluate it during the scan.
@@ -562,6 +566,8 @@ pub struct ObjectChecks {
     /// The schema for properties matched by neither `properties` nor
     /// `patternProperties`.
     pub additional: Option<NodeId>,
+    /// How a quiet scan checks `additional` (see [`PropertyEntry::check`]).
+    pub additional_check: PropertyCheck,
     /// The keyword holding `additional`: `additionalProperties` or
     /// `unevaluatedProperties` (resolved statically).
     pub additional_keyword: &'static str,

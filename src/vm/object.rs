@@ -155,6 +155,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     if let Some(node) = entry.schema {
                         matched = true;
                         match entry.check {
+                            PropertyCheck::Valid => {}
+                            PropertyCheck::Invalid => return Ok(false),
                             PropertyCheck::Types(types) => {
                                 if !types.admits(value, self.strict_integers) {
                                     return Ok(false);
@@ -196,7 +198,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     }
                 }
                 if let (false, Some(node)) = (matched, c.additional) {
-                    if !self.node::<false>(node, value, ev)? {
+                    let ok = match c.additional_check {
+                        PropertyCheck::Valid => true,
+                        PropertyCheck::Invalid => false,
+                        PropertyCheck::Types(types) => types.admits(value, self.strict_integers),
+                        PropertyCheck::Early | PropertyCheck::Deferred => self.node::<false>(node, value, ev)?,
+                    };
+                    if !ok {
                         return Ok(false);
                     }
                 }

@@ -145,12 +145,18 @@ pub(super) fn set_entries(program: &mut Program) {
         };
     }
     let Program { nodes, objects, .. } = program;
-    for entry in objects.iter_mut().flat_map(|o| o.entries.iter_mut()) {
-        entry.check = match entry.schema.and_then(|n| nodes.get(n.index())) {
-            Some(n) if n.entry == Entry::Types => PropertyCheck::Types(n.types),
-            Some(n) if n.flags.contains(NodeFlags::CHEAP) => PropertyCheck::Early,
-            _ => PropertyCheck::Deferred,
-        };
+    let check = |schema: Option<NodeId>| match schema.and_then(|n| nodes.get(n.index())) {
+        Some(n) if n.entry == Entry::Valid => PropertyCheck::Valid,
+        Some(n) if n.entry == Entry::Invalid => PropertyCheck::Invalid,
+        Some(n) if n.entry == Entry::Types => PropertyCheck::Types(n.types),
+        Some(n) if n.flags.contains(NodeFlags::CHEAP) => PropertyCheck::Early,
+        _ => PropertyCheck::Deferred,
+    };
+    for object in objects.iter_mut() {
+        object.additional_check = check(object.additional);
+        for entry in object.entries.iter_mut() {
+            entry.check = check(entry.schema);
+        }
     }
 }
 
