@@ -507,7 +507,7 @@ pub struct PropertyEntry {
     pub schema: Option<NodeId>,
     /// How a scan that records nothing checks `schema`, decided with the
     /// node entries so the scan need not read the node itself.
-    pub check: PropertyCheck,
+    pub check: QuickCheck,
     /// The name is in `required`.
     pub required: bool,
     /// `dependentRequired` / array `dependencies`: entries (by index)
@@ -522,9 +522,11 @@ pub struct PropertyEntry {
     pub patterns: Box<[u32]>,
 }
 
-/// How an object scan that records nothing checks a property's schema.
+/// How a check that records nothing applies a subschema to a property
+/// value or an item, decided with the node entries so the caller need not
+/// read the node itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PropertyCheck {
+pub enum QuickCheck {
     /// Every value passes.
     Valid,
     /// No value passes (`false`).
@@ -567,7 +569,7 @@ pub struct ObjectChecks {
     /// `patternProperties`.
     pub additional: Option<NodeId>,
     /// How a quiet scan checks `additional` (see [`PropertyEntry::check`]).
-    pub additional_check: PropertyCheck,
+    pub additional_check: QuickCheck,
     /// The keyword holding `additional`: `additionalProperties` or
     /// `unevaluatedProperties` (resolved statically).
     pub additional_keyword: &'static str,

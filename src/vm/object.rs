@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
-    Entry, Instr, NodeFlags, NodeId, ObjectChecks, PropertyCheck, PropertyEntry, RegexId, StringChecks,
+    Entry, Instr, NodeFlags, NodeId, ObjectChecks, PropertyEntry, QuickCheck, RegexId, StringChecks,
 };
 use schemavm_compiler::value::JsonType;
 
@@ -37,7 +37,7 @@ enum NameCheck<'p> {
 
 /// Whether an entry's `properties` schema is checked in the first pass.
 fn checked_early(entry: &PropertyEntry) -> bool {
-    entry.check != PropertyCheck::Deferred
+    entry.check != QuickCheck::Deferred
 }
 
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
@@ -155,19 +155,19 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     if let Some(node) = entry.schema {
                         matched = true;
                         match entry.check {
-                            PropertyCheck::Valid => {}
-                            PropertyCheck::Invalid => return Ok(false),
-                            PropertyCheck::Types(types) => {
+                            QuickCheck::Valid => {}
+                            QuickCheck::Invalid => return Ok(false),
+                            QuickCheck::Types(types) => {
                                 if !types.admits(value, self.strict_integers) {
                                     return Ok(false);
                                 }
                             }
-                            PropertyCheck::Early => {
+                            QuickCheck::Early => {
                                 if !self.node::<false>(node, value, ev)? {
                                     return Ok(false);
                                 }
                             }
-                            PropertyCheck::Deferred => {
+                            QuickCheck::Deferred => {
                                 if deferred < DEFERRED_INLINE {
                                     buffer.push((node, value));
                                 }
@@ -199,10 +199,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 if let (false, Some(node)) = (matched, c.additional) {
                     let ok = match c.additional_check {
-                        PropertyCheck::Valid => true,
-                        PropertyCheck::Invalid => false,
-                        PropertyCheck::Types(types) => types.admits(value, self.strict_integers),
-                        PropertyCheck::Early | PropertyCheck::Deferred => self.node::<false>(node, value, ev)?,
+                        QuickCheck::Valid => true,
+                        QuickCheck::Invalid => false,
+                        QuickCheck::Types(types) => types.admits(value, self.strict_integers),
+                        QuickCheck::Early | QuickCheck::Deferred => self.node::<false>(node, value, ev)?,
                     };
                     if !ok {
                         return Ok(false);

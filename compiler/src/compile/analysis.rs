@@ -114,7 +114,7 @@ fn plan(program: &Program, rest: NodeId) -> ItemsPlan {
 }
 
 /// Decides each node's [`Entry`] from its flags (after every analysis),
-/// and with them each property's [`PropertyCheck`].
+/// and with them each property's [`QuickCheck`].
 pub(super) fn set_entries(program: &mut Program) {
     let dynamic_scope = program.flags.uses_dynamic_scope;
     for node in &mut program.nodes {
@@ -146,11 +146,11 @@ pub(super) fn set_entries(program: &mut Program) {
     }
     let Program { nodes, objects, .. } = program;
     let check = |schema: Option<NodeId>| match schema.and_then(|n| nodes.get(n.index())) {
-        Some(n) if n.entry == Entry::Valid => PropertyCheck::Valid,
-        Some(n) if n.entry == Entry::Invalid => PropertyCheck::Invalid,
-        Some(n) if n.entry == Entry::Types => PropertyCheck::Types(n.types),
-        Some(n) if n.flags.contains(NodeFlags::CHEAP) => PropertyCheck::Early,
-        _ => PropertyCheck::Deferred,
+        Some(n) if n.entry == Entry::Valid => QuickCheck::Valid,
+        Some(n) if n.entry == Entry::Invalid => QuickCheck::Invalid,
+        Some(n) if n.entry == Entry::Types => QuickCheck::Types(n.types),
+        Some(n) if n.flags.contains(NodeFlags::CHEAP) => QuickCheck::Early,
+        _ => QuickCheck::Deferred,
     };
     for object in objects.iter_mut() {
         object.additional_check = check(object.additional);

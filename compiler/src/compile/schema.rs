@@ -664,7 +664,7 @@ impl<'a> Lowerer<'a, '_> {
                 patterns: patterns.into_boxed_slice(),
                 static_patterns,
                 additional,
-                additional_check: PropertyCheck::Deferred,
+                additional_check: QuickCheck::Deferred,
                 additional_keyword,
                 property_names,
                 declared,
