@@ -522,9 +522,9 @@ pub struct PropertyEntry {
     pub patterns: Box<[u32]>,
 }
 
-/// How a check that records nothing applies a subschema to a property
-/// value or an item, decided with the node entries so the caller need not
-/// read the node itself.
+/// How an object scan that records nothing applies a subschema to a
+/// property value (`properties`, `additionalProperties`), decided with the
+/// node entries so the scan need not read the node itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum QuickCheck {
     /// Every value passes.
