@@ -223,7 +223,7 @@ impl Run {
                     // (one character each); the first byte that is not
                     // decides, or hands the rest to the character loop.
                     let bytes = haystack.as_bytes();
-                    let stop = bytes.iter().position(|&b| !table[usize::from(b)]);
+                    let stop = first_outside(bytes, table);
                     let Some(at) = stop else {
                         let count = bytes.len() as u64;
                         return count >= self.min && self.max.is_none_or(|max| count <= max);
@@ -260,6 +260,25 @@ impl Run {
             }
         }
     }
+}
+
+/// Bytes looked up per step of [`first_outside`].
+const CHUNK: usize = 16;
+
+/// The position of the first byte `table` rejects. Whole chunks are tested
+/// without a branch per byte (the lookups are independent, so they
+/// overlap); only a rejected chunk is searched byte by byte.
+#[inline]
+fn first_outside(bytes: &[u8], table: &[bool; 256]) -> Option<usize> {
+    let mut chunks = bytes.chunks_exact(CHUNK);
+    let mut at = 0;
+    for chunk in chunks.by_ref() {
+        if !chunk.iter().fold(true, |all, &b| all & table[usize::from(b)]) {
+            break;
+        }
+        at += CHUNK;
+    }
+    bytes.get(at..)?.iter().position(|&b| !table[usize::from(b)]).map(|i| at + i)
 }
 
 /// Whether the first `min` characters exist and are all members.
