@@ -261,8 +261,8 @@ pub enum Entry {
 /// passes (for `evaluate`; the validation paths never read it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Annotation {
-    /// The keyword.
-    pub keyword: Box<str>,
+    /// The keyword (borrowed for the keywords a draft defines).
+    pub keyword: std::borrow::Cow<'static, str>,
     /// Its value, as written in the schema.
     pub value: Value,
     /// Only string instances are annotated (the content keywords).

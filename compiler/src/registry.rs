@@ -26,6 +26,7 @@ use serde_json::{Map, Value};
 use crate::draft::{Draft, Vocabularies};
 use crate::error::{CompileError, CompileErrorKind};
 use crate::hash::IdMap;
+use crate::keyword::{KeywordTable, Kw};
 use crate::metaschema;
 use crate::pointer;
 use crate::retrieve::Session;
@@ -396,8 +397,9 @@ impl<'a> Registry<'a> {
             return Ok(());
         };
         let at_doc_root = depth == 0;
+        let keywords = KeywordTable::of(obj);
         // A `$schema` beside an identifier (or at the document root) sets the dialect.
-        let has_id = obj.contains_key("$id") || obj.contains_key("id");
+        let has_id = keywords.has(Kw::Id) || keywords.has(Kw::LegacyId);
         // The base URI, needed only beside an identifier.
         let current_uri = if has_id {
             Some(self.resource(resource).map(|r| r.uri.clone()).ok_or_else(|| internal(""))?)
@@ -405,14 +407,15 @@ impl<'a> Registry<'a> {
             None
         };
         if let (false, Some(current_uri)) = (at_doc_root, &current_uri) {
-            if let Some(Value::String(s)) = obj.get("$schema") {
+            if let Some(Value::String(s)) = keywords.get(Kw::Schema) {
                 dialect = self.dialect_of_meta_schema(s, current_uri, 0)?;
             }
         }
         let draft = dialect.draft;
-        let ref_hides_siblings = draft.ref_overrides_siblings() && obj.contains_key("$ref");
+        let ref_hides_siblings = draft.ref_overrides_siblings() && keywords.has(Kw::Ref);
+        let id_keyword = if draft == Draft::Draft4 { Kw::LegacyId } else { Kw::Id };
         // (`id_keyword` is `$id` or `id`: present only when `current_uri` is.)
-        if let (Some(Value::String(id)), Some(current_uri)) = (obj.get(draft.id_keyword()), current_uri) {
+        if let (Some(Value::String(id)), Some(current_uri)) = (keywords.get(id_keyword), current_uri) {
             if !ref_hides_siblings {
                 match id.strip_prefix('#') {
                     Some(name) if draft <= Draft::Draft7 => {
@@ -445,16 +448,16 @@ impl<'a> Registry<'a> {
             }
         }
         if draft >= Draft::Draft201909 {
-            if let Some(Value::String(name)) = obj.get("$anchor") {
+            if let Some(Value::String(name)) = keywords.get(Kw::Anchor) {
                 self.add_anchor(resource, name, value, false);
             }
         }
         if draft >= Draft::Draft202012 {
-            if let Some(Value::String(name)) = obj.get("$dynamicAnchor") {
+            if let Some(Value::String(name)) = keywords.get(Kw::DynamicAnchor) {
                 self.add_anchor(resource, name, value, true);
             }
         }
-        if draft == Draft::Draft201909 && obj.get("$recursiveAnchor") == Some(&Value::Bool(true)) {
+        if draft == Draft::Draft201909 && keywords.get(Kw::RecursiveAnchor) == Some(&Value::Bool(true)) {
             let is_resource_root = self.resource(resource).is_some_and(|r| std::ptr::eq(r.root, value));
             if is_resource_root {
                 if let Some(r) = self.resources.get_mut(resource as usize) {
@@ -462,7 +465,7 @@ impl<'a> Registry<'a> {
                 }
             }
         }
-        for_each_subschema(obj, draft, |path, child| {
+        for_each_subschema(&keywords, draft, |path, child| {
             let mut p = String::with_capacity(pointer.len() + path.iter().map(|t| t.len() + 1).sum::<usize>());
             p.push_str(&pointer);
             for token in path {
@@ -516,66 +519,68 @@ fn vocabularies(map: &Map<String, Value>, meta: &AbsoluteUri) -> Result<Vocabula
 }
 
 /// Keywords whose value is one subschema, by the first draft having them.
-const SINGLE: &[(&str, Draft)] = &[
-    ("additionalProperties", Draft::Draft4),
-    ("not", Draft::Draft4),
-    ("contains", Draft::Draft6),
-    ("propertyNames", Draft::Draft6),
-    ("if", Draft::Draft7),
-    ("then", Draft::Draft7),
-    ("else", Draft::Draft7),
-    ("unevaluatedItems", Draft::Draft201909),
-    ("unevaluatedProperties", Draft::Draft201909),
-    ("contentSchema", Draft::Draft201909),
+const SINGLE: &[(Kw, Draft)] = &[
+    (Kw::AdditionalProperties, Draft::Draft4),
+    (Kw::Not, Draft::Draft4),
+    (Kw::Contains, Draft::Draft6),
+    (Kw::PropertyNames, Draft::Draft6),
+    (Kw::If, Draft::Draft7),
+    (Kw::Then, Draft::Draft7),
+    (Kw::Else, Draft::Draft7),
+    (Kw::UnevaluatedItems, Draft::Draft201909),
+    (Kw::UnevaluatedProperties, Draft::Draft201909),
+    (Kw::ContentSchema, Draft::Draft201909),
 ];
 
 /// Keywords whose value is an array of subschemas.
-const ARRAY: &[(&str, Draft)] = &[
-    ("allOf", Draft::Draft4),
-    ("anyOf", Draft::Draft4),
-    ("oneOf", Draft::Draft4),
-    ("prefixItems", Draft::Draft202012),
+const ARRAY: &[(Kw, Draft)] = &[
+    (Kw::AllOf, Draft::Draft4),
+    (Kw::AnyOf, Draft::Draft4),
+    (Kw::OneOf, Draft::Draft4),
+    (Kw::PrefixItems, Draft::Draft202012),
 ];
 
 /// Keywords whose value maps names to subschemas.
-const MAP: &[(&str, Draft)] = &[
-    ("properties", Draft::Draft4),
-    ("patternProperties", Draft::Draft4),
-    ("dependentSchemas", Draft::Draft201909),
-    ("$defs", Draft::Draft201909),
+const MAP: &[(Kw, Draft)] = &[
+    (Kw::Properties, Draft::Draft4),
+    (Kw::PatternProperties, Draft::Draft4),
+    (Kw::DependentSchemas, Draft::Draft201909),
+    (Kw::Defs, Draft::Draft201909),
 ];
 
-/// Calls `f(path, subschema)` for every direct subschema of `obj` in
-/// `draft` (the path is the keyword and, for arrays and maps, the key).
-pub(crate) fn for_each_subschema<'a>(obj: &'a Map<String, Value>, draft: Draft, mut f: impl FnMut(&[&str], &'a Value)) {
+/// Calls `f(path, subschema)` for every direct subschema of the schema
+/// object whose keywords are `keywords`, in `draft` (the path is the
+/// keyword and, for arrays and maps, the key).
+fn for_each_subschema<'a>(keywords: &KeywordTable<'a>, draft: Draft, mut f: impl FnMut(&[&str], &'a Value)) {
     let is_schema = |v: &Value| v.is_object() || v.is_boolean();
-    for (kw, since) in SINGLE {
-        if draft >= *since {
-            if let Some(v) = obj.get(*kw).filter(|v| is_schema(v)) {
-                f(&[kw], v);
+    let get = |kw: Kw| keywords.get(kw);
+    for &(kw, since) in SINGLE {
+        if draft >= since {
+            if let Some(v) = get(kw).filter(|v| is_schema(v)) {
+                f(&[kw.name()], v);
             }
         }
     }
-    for (kw, since) in ARRAY {
-        if draft >= *since {
-            if let Some(Value::Array(items)) = obj.get(*kw) {
+    for &(kw, since) in ARRAY {
+        if draft >= since {
+            if let Some(Value::Array(items)) = get(kw) {
                 for (i, v) in items.iter().enumerate().filter(|(_, v)| is_schema(v)) {
-                    f(&[kw, &i.to_string()], v);
+                    f(&[kw.name(), &i.to_string()], v);
                 }
             }
         }
     }
-    for (kw, since) in MAP {
-        if draft >= *since {
-            if let Some(Value::Object(map)) = obj.get(*kw) {
+    for &(kw, since) in MAP {
+        if draft >= since {
+            if let Some(Value::Object(map)) = get(kw) {
                 for (k, v) in map.iter().filter(|(_, v)| is_schema(v)) {
-                    f(&[kw, k], v);
+                    f(&[kw.name(), k], v);
                 }
             }
         }
     }
     // `items`: one schema, or (before 2020-12) an array of them.
-    match obj.get("items") {
+    match get(Kw::Items) {
         Some(v) if is_schema(v) => f(&["items"], v),
         Some(Value::Array(items)) if draft <= Draft::Draft201909 => {
             for (i, v) in items.iter().enumerate().filter(|(_, v)| is_schema(v)) {
@@ -585,19 +590,19 @@ pub(crate) fn for_each_subschema<'a>(obj: &'a Map<String, Value>, draft: Draft, 
         _ => {}
     }
     if draft <= Draft::Draft201909 {
-        if let Some(v) = obj.get("additionalItems").filter(|v| is_schema(v)) {
+        if let Some(v) = get(Kw::AdditionalItems).filter(|v| is_schema(v)) {
             f(&["additionalItems"], v);
         }
     }
     if draft <= Draft::Draft7 {
-        if let Some(Value::Object(map)) = obj.get("definitions") {
+        if let Some(Value::Object(map)) = get(Kw::Definitions) {
             for (k, v) in map.iter().filter(|(_, v)| is_schema(v)) {
                 f(&["definitions", k], v);
             }
         }
     }
     // `dependencies` (schema form) is kept in every draft for compatibility.
-    if let Some(Value::Object(map)) = obj.get("dependencies") {
+    if let Some(Value::Object(map)) = get(Kw::Dependencies) {
         for (k, v) in map.iter().filter(|(_, v)| is_schema(v)) {
             f(&["dependencies", k], v);
         }

@@ -24,6 +24,7 @@ use crate::bytecode::*;
 use crate::draft::{Draft, Vocabularies};
 use crate::error::{CompileError, CompileErrorKind, DEFAULT_BASE_URI};
 use crate::hash::IdMap;
+use crate::keyword::Kw;
 use crate::options::CompileOptions;
 use crate::regex::Regex;
 use crate::registry::{Dialect, Registry, ResIdx, SchemaInfo, Target};
@@ -212,8 +213,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         loop {
             while let Some((id, value, info)) = self.work.pop() {
                 let start = self.code.len();
-                let flags = self.lower(value, &info)?;
-                self.collect_annotations(id, value, &info);
+                let flags = self.lower(id, value, &info)?;
                 let end = self.code.len();
                 let node = self.nodes.get_mut(id.index()).ok_or_else(|| internal("node"))?;
                 node.flags = flags;
@@ -361,38 +361,53 @@ impl<'a, 'o> Lowerer<'a, 'o> {
     }
 
     /// Whether keyword `kw` applies in `dialect`.
-    fn active(dialect: Dialect, kw: &str) -> bool {
+    fn active(dialect: Dialect, kw: Kw) -> bool {
         use Draft::*;
         let (since, until, vocab) = match kw {
-            "type" | "enum" | "multipleOf" | "maximum" | "minimum" | "exclusiveMaximum" | "exclusiveMinimum"
-            | "maxLength" | "minLength" | "pattern" | "maxItems" | "minItems" | "uniqueItems" | "maxProperties"
-            | "minProperties" | "required" => (Draft4, Draft202012, Vocabularies::VALIDATION),
-            "const" => (Draft6, Draft202012, Vocabularies::VALIDATION),
-            "minContains" | "maxContains" | "dependentRequired" => (Draft201909, Draft202012, Vocabularies::VALIDATION),
-            "items"
-            | "properties"
-            | "patternProperties"
-            | "additionalProperties"
-            | "allOf"
-            | "anyOf"
-            | "oneOf"
-            | "not" => (Draft4, Draft202012, Vocabularies::APPLICATOR),
-            "additionalItems" => (Draft4, Draft201909, Vocabularies::APPLICATOR),
-            "contains" | "propertyNames" => (Draft6, Draft202012, Vocabularies::APPLICATOR),
-            "if" | "then" | "else" => (Draft7, Draft202012, Vocabularies::APPLICATOR),
-            "dependentSchemas" => (Draft201909, Draft202012, Vocabularies::APPLICATOR),
-            "prefixItems" => (Draft202012, Draft202012, Vocabularies::APPLICATOR),
-            "unevaluatedItems" | "unevaluatedProperties" => (Draft201909, Draft202012, Vocabularies::UNEVALUATED),
-            "$ref" => (Draft4, Draft202012, Vocabularies::CORE),
-            "$recursiveRef" => (Draft201909, Draft201909, Vocabularies::CORE),
-            "$dynamicRef" => (Draft202012, Draft202012, Vocabularies::CORE),
-            "contentEncoding" | "contentMediaType" => (Draft7, Draft202012, Vocabularies::CONTENT),
-            "contentSchema" => (Draft201909, Draft202012, Vocabularies::CONTENT),
-            "dependencies" => {
+            Kw::Type
+            | Kw::Enum
+            | Kw::MultipleOf
+            | Kw::Maximum
+            | Kw::Minimum
+            | Kw::ExclusiveMaximum
+            | Kw::ExclusiveMinimum
+            | Kw::MaxLength
+            | Kw::MinLength
+            | Kw::Pattern
+            | Kw::MaxItems
+            | Kw::MinItems
+            | Kw::UniqueItems
+            | Kw::MaxProperties
+            | Kw::MinProperties
+            | Kw::Required => (Draft4, Draft202012, Vocabularies::VALIDATION),
+            Kw::Const => (Draft6, Draft202012, Vocabularies::VALIDATION),
+            Kw::MinContains | Kw::MaxContains | Kw::DependentRequired => {
+                (Draft201909, Draft202012, Vocabularies::VALIDATION)
+            }
+            Kw::Items
+            | Kw::Properties
+            | Kw::PatternProperties
+            | Kw::AdditionalProperties
+            | Kw::AllOf
+            | Kw::AnyOf
+            | Kw::OneOf
+            | Kw::Not => (Draft4, Draft202012, Vocabularies::APPLICATOR),
+            Kw::AdditionalItems => (Draft4, Draft201909, Vocabularies::APPLICATOR),
+            Kw::Contains | Kw::PropertyNames => (Draft6, Draft202012, Vocabularies::APPLICATOR),
+            Kw::If | Kw::Then | Kw::Else => (Draft7, Draft202012, Vocabularies::APPLICATOR),
+            Kw::DependentSchemas => (Draft201909, Draft202012, Vocabularies::APPLICATOR),
+            Kw::PrefixItems => (Draft202012, Draft202012, Vocabularies::APPLICATOR),
+            Kw::UnevaluatedItems | Kw::UnevaluatedProperties => (Draft201909, Draft202012, Vocabularies::UNEVALUATED),
+            Kw::Ref => (Draft4, Draft202012, Vocabularies::CORE),
+            Kw::RecursiveRef => (Draft201909, Draft201909, Vocabularies::CORE),
+            Kw::DynamicRef => (Draft202012, Draft202012, Vocabularies::CORE),
+            Kw::ContentEncoding | Kw::ContentMediaType => (Draft7, Draft202012, Vocabularies::CONTENT),
+            Kw::ContentSchema => (Draft201909, Draft202012, Vocabularies::CONTENT),
+            Kw::Dependencies => {
                 return dialect.vocab.contains(Vocabularies::APPLICATOR)
                     || dialect.vocab.contains(Vocabularies::VALIDATION);
             }
-            "format" => {
+            Kw::Format => {
                 return dialect.vocab.contains(Vocabularies::FORMAT_ANNOTATION)
                     || dialect.vocab.contains(Vocabularies::FORMAT_ASSERTION);
             }
