@@ -33,32 +33,61 @@ use std::collections::HashMap;
 use crate::bytecode::*;
 use crate::compile::analysis::in_place_successors;
 use crate::error::{CompileError, CompileErrorKind};
+use crate::hash::IdMap;
 use crate::options::Limits;
 
 /// Where a descending application lands, for deciding whether two of
 /// them can reach the same child.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Child<'p> {
-    /// A named property.
-    Key(&'p str),
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Child {
+    /// A named property, by its [`ChildIds`] id.
+    Key(u32),
     /// Any property (patterns, additional, unevaluated).
     AnyKey,
-    /// A positional item.
-    Index(usize),
+    /// A positional item, by its [`ChildIds`] id.
+    Index(u32),
     /// Any item (rest items, contains, unevaluated).
     AnyItem,
 }
 
+/// Dense ids for the property names and item positions the program's
+/// descending edges name, one id space for both: grouping landings by
+/// child then indexes a table instead of hashing names per location.
+#[derive(Default)]
+struct ChildIds<'p> {
+    keys: HashMap<&'p str, u32>,
+    indices: IdMap<usize, u32>,
+    count: u32,
+}
+
+impl<'p> ChildIds<'p> {
+    fn next(count: &mut u32) -> u32 {
+        let id = *count;
+        *count = count.saturating_add(1);
+        id
+    }
+
+    fn key(&mut self, name: &'p str) -> Child {
+        let count = &mut self.count;
+        Child::Key(*self.keys.entry(name).or_insert_with(|| ChildIds::next(count)))
+    }
+
+    fn index(&mut self, i: usize) -> Child {
+        let count = &mut self.count;
+        Child::Index(*self.indices.entry(i).or_insert_with(|| ChildIds::next(count)))
+    }
+}
+
 /// Appends the nodes `id` applies to children of the instance, with the
 /// child.
-fn descending_edges<'p>(program: &'p Program, id: NodeId, out: &mut Vec<(Child<'p>, NodeId)>) {
+fn descending_edges<'p>(program: &'p Program, id: NodeId, ids: &mut ChildIds<'p>, out: &mut Vec<(Child, NodeId)>) {
     for instr in program.code(id) {
         match *instr {
             Instr::Object(o) => {
                 let o = program.object(o);
                 for (name, e) in o.names.keys().zip(o.entries.iter()) {
                     if let Some(n) = e.schema {
-                        out.push((Child::Key(name), n));
+                        out.push((ids.key(name), n));
                     }
                 }
                 out.extend(o.patterns.iter().map(|(_, n)| (Child::AnyKey, *n)));
@@ -66,7 +95,9 @@ fn descending_edges<'p>(program: &'p Program, id: NodeId, out: &mut Vec<(Child<'
             }
             Instr::Array(a) => {
                 let a = program.array(a);
-                out.extend(a.prefix.iter().enumerate().map(|(i, n)| (Child::Index(i), *n)));
+                for (i, n) in a.prefix.iter().enumerate() {
+                    out.push((ids.index(i), *n));
+                }
                 out.extend(a.rest.map(|n| (Child::AnyItem, n)));
                 out.extend(a.contains.map(|c| (Child::AnyItem, c.node)));
             }
@@ -102,7 +133,7 @@ pub(super) fn analyze(program: &mut Program, limits: &Limits) -> Result<(), Comp
     let mut memo = vec![false; n];
     let mut costs = vec![NodeCost::default(); n];
     let graph = Graph::new(program);
-    let mut walk = Walk::new(n, limits.max_analysis_work);
+    let mut walk = Walk::new(n, graph.children, limits.max_analysis_work);
     let mut walked: Vec<Option<NodeCost>> = vec![None; n];
     for entry in entries(program, &graph) {
         let (target, hops) = forwarded(program, entry);
@@ -140,7 +171,7 @@ pub(super) fn analyze(program: &mut Program, limits: &Limits) -> Result<(), Comp
 /// there are memoized too). Returns the entry's cost.
 fn walk_entry(
     program: &Program,
-    graph: &Graph<'_>,
+    graph: &Graph,
     walk: &mut Walk,
     entry: NodeId,
     memo: &mut [bool],
@@ -191,7 +222,7 @@ fn limit(program: &Program, at: NodeId, name: &'static str, bound: u64, max: u64
 }
 
 /// The root, every target of a descending edge, and every detached entry.
-fn entries(program: &Program, graph: &Graph<'_>) -> Vec<NodeId> {
+fn entries(program: &Program, graph: &Graph) -> Vec<NodeId> {
     let mut is_entry = vec![false; program.nodes.len()];
     if let Some(e) = is_entry.get_mut(program.root.index()) {
         *e = true;
@@ -212,33 +243,42 @@ fn entries(program: &Program, graph: &Graph<'_>) -> Vec<NodeId> {
 
 /// Applications to children of one location: (child, node, number of
 /// evaluations).
-type Landings<'p> = Vec<(Child<'p>, NodeId, u64)>;
+type Landings = Vec<(Child, NodeId, u64)>;
 
 /// Groups of landings that may hit the same child, when a group holds
 /// more than one evaluation: as (node, evaluations) roots of a location.
 /// A group is a named child (a property or index) with the wildcard
 /// applications of its kind, or a wildcard kind alone.
 /// Building them is charged to the walk's work (`Err` when it runs out).
-fn coinciding_groups(landings: &Landings<'_>, walk: &mut Walk) -> Result<Vec<Vec<(NodeId, u64)>>, u64> {
-    // Landings by child, in first-seen order; wildcards by kind.
-    let mut named: Vec<(Child<'_>, Vec<(NodeId, u64)>)> = Vec::new();
-    let mut slot: HashMap<Child<'_>, usize> = HashMap::new();
+fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Vec<Vec<(NodeId, u64)>>, u64> {
+    // Named landings by child in first-seen order (a stable sort by the
+    // child's rank keeps each child's landings in order); wildcards by kind.
+    let mut named: Vec<(usize, NodeId, u64)> = Vec::new();
+    let mut ranked: Vec<Child> = Vec::new();
     let (mut any_key, mut any_item) = (Vec::new(), Vec::new());
     for &(c, node, weight) in landings {
         match c {
             Child::AnyKey => any_key.push((node, weight)),
             Child::AnyItem => any_item.push((node, weight)),
-            Child::Key(_) | Child::Index(_) => {
-                let i = *slot.entry(c).or_insert_with(|| {
-                    named.push((c, Vec::new()));
-                    named.len() - 1
-                });
-                if let Some((_, list)) = named.get_mut(i) {
-                    list.push((node, weight));
+            Child::Key(id) | Child::Index(id) => {
+                let Some(rank) = walk.child_rank.get_mut(id as usize) else { continue };
+                if *rank == usize::MAX {
+                    *rank = ranked.len();
+                    ranked.push(c);
                 }
+                named.push((*rank, node, weight));
             }
         }
     }
+    for c in &ranked {
+        if let Child::Key(id) | Child::Index(id) = c {
+            if let Some(rank) = walk.child_rank.get_mut(*id as usize) {
+                *rank = usize::MAX;
+            }
+        }
+    }
+    named.sort_by_key(|(rank, _, _)| *rank);
+    let runs: Vec<(NodeId, u64)> = named.iter().map(|&(_, node, weight)| (node, weight)).collect();
     let mut groups = Vec::new();
     let mut add = |parts: [&[(NodeId, u64)]; 2]| -> Result<(), u64> {
         walk.work = walk.work.saturating_add(parts.iter().map(|p| p.len() as u64).sum());
@@ -249,7 +289,7 @@ fn coinciding_groups(landings: &Landings<'_>, walk: &mut Walk) -> Result<Vec<Vec
         if total < 2 {
             return Ok(());
         }
-        let mut roots: Vec<(NodeId, u64)> = Vec::new();
+        let mut roots: Vec<(NodeId, u64)> = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
         for &(node, weight) in parts.iter().flat_map(|p| p.iter()) {
             let Some(at) = walk.root_at.get_mut(node.index()) else { continue };
             match roots.get_mut(*at) {
@@ -270,7 +310,11 @@ fn coinciding_groups(landings: &Landings<'_>, walk: &mut Walk) -> Result<Vec<Vec
     };
     add([&any_key, &[]])?;
     add([&any_item, &[]])?;
-    for (c, list) in &named {
+    let mut start = 0;
+    for (rank, c) in ranked.iter().enumerate() {
+        let len = named.get(start..).map_or(0, |rest| rest.iter().take_while(|(r, _, _)| *r == rank).count());
+        let list = runs.get(start..start + len).unwrap_or(&[]);
+        start += len;
         let wildcard = if matches!(c, Child::Key(_)) { &any_key } else { &any_item };
         add([list, wildcard])?;
     }
@@ -280,33 +324,38 @@ fn coinciding_groups(landings: &Landings<'_>, walk: &mut Walk) -> Result<Vec<Vec
 /// The program's in-place successors and descending edges, decoded once:
 /// node `i`'s are `succ[succ_at[i]..succ_at[i + 1]]` and
 /// `edges[edge_at[i]..edge_at[i + 1]]`.
-struct Graph<'p> {
+struct Graph {
     succ_at: Vec<usize>,
     succ: Vec<NodeId>,
     edge_at: Vec<usize>,
-    edges: Vec<(Child<'p>, NodeId)>,
+    edges: Vec<(Child, NodeId)>,
+    /// How many [`ChildIds`] the edges use.
+    children: usize,
 }
 
-impl<'p> Graph<'p> {
-    fn new(program: &'p Program) -> Graph<'p> {
+impl Graph {
+    fn new(program: &Program) -> Graph {
         let n = program.nodes.len();
         let mut graph = Graph {
             succ_at: Vec::with_capacity(n + 1),
             succ: Vec::with_capacity(n),
             edge_at: Vec::with_capacity(n + 1),
             edges: Vec::with_capacity(n),
+            children: 0,
         };
         graph.succ_at.push(0);
         graph.edge_at.push(0);
         let mut succ = Vec::new();
+        let mut ids = ChildIds::default();
         for i in 0..n {
             let id = NodeId(i as u32);
             in_place_successors(program, id, &mut succ);
             graph.succ.extend_from_slice(&succ);
             graph.succ_at.push(graph.succ.len());
-            descending_edges(program, id, &mut graph.edges);
+            descending_edges(program, id, &mut ids, &mut graph.edges);
             graph.edge_at.push(graph.edges.len());
         }
+        graph.children = ids.count as usize;
         graph
     }
 
@@ -323,9 +372,22 @@ impl<'p> Graph<'p> {
         Graph::run(&self.succ_at, &self.succ, id)
     }
 
-    fn edges(&self, id: NodeId) -> &[(Child<'p>, NodeId)] {
+    fn edges(&self, id: NodeId) -> &[(Child, NodeId)] {
         Graph::run(&self.edge_at, &self.edges, id)
     }
+}
+
+/// Per-node state of the walk at the current location.
+#[derive(Debug, Clone, Copy, Default)]
+struct Mark {
+    /// Paths with memoization (what the VM does).
+    paths: u64,
+    /// Paths without (a naive evaluator, for reporting).
+    raw: u64,
+    /// Longest in-place chain.
+    depth: u32,
+    /// Visited.
+    seen: bool,
 }
 
 /// The per-location walk, with the analysis's work accounting. Its
@@ -334,17 +396,15 @@ impl<'p> Graph<'p> {
 struct Walk {
     work: u64,
     max_work: u64,
-    /// Per node: paths with memoization (what the VM does), without (a
-    /// naive evaluator, for reporting), longest in-place chain, visited.
-    paths: Vec<u64>,
-    raw: Vec<u64>,
-    depth: Vec<u32>,
-    seen: Vec<bool>,
-    /// Nodes whose entries above are set.
+    marks: Vec<Mark>,
+    /// Nodes whose marks are set.
     touched: Vec<NodeId>,
     /// Per node: its index in the group being built by
     /// [`coinciding_groups`] (`usize::MAX` outside it).
     root_at: Vec<usize>,
+    /// Per [`ChildIds`] id: its rank among the named children of the
+    /// landings [`coinciding_groups`] is sorting (`usize::MAX` outside it).
+    child_rank: Vec<usize>,
     /// The last location's closure in topological order, and the
     /// depth-first search's stack of (node, next successor): buffers
     /// reused across locations.
@@ -353,16 +413,14 @@ struct Walk {
 }
 
 impl Walk {
-    fn new(nodes: usize, max_work: u64) -> Walk {
+    fn new(nodes: usize, children: usize, max_work: u64) -> Walk {
         Walk {
             work: 0,
             max_work,
-            paths: vec![0; nodes],
-            raw: vec![0; nodes],
-            depth: vec![0; nodes],
-            seen: vec![false; nodes],
+            marks: vec![Mark::default(); nodes],
             touched: Vec::new(),
             root_at: vec![usize::MAX; nodes],
+            child_rank: vec![usize::MAX; children],
             order: Vec::new(),
             stack: Vec::new(),
         }
@@ -371,15 +429,8 @@ impl Walk {
     /// Clears what the last location set.
     fn reset(&mut self) {
         for id in self.touched.drain(..) {
-            let i = id.index();
-            for slot in [self.paths.get_mut(i), self.raw.get_mut(i)].into_iter().flatten() {
-                *slot = 0;
-            }
-            if let Some(d) = self.depth.get_mut(i) {
-                *d = 0;
-            }
-            if let Some(s) = self.seen.get_mut(i) {
-                *s = false;
+            if let Some(m) = self.marks.get_mut(id.index()) {
+                *m = Mark::default();
             }
         }
     }
@@ -388,45 +439,42 @@ impl Walk {
     /// memoizes nodes reached twice, and returns the location's cost,
     /// appending its applications to children to `landings` if asked.
     /// `Err` carries the work done when the analysis budget runs out.
-    fn location<'p>(
+    fn location(
         &mut self,
-        graph: &Graph<'p>,
+        graph: &Graph,
         roots: &[(NodeId, u64)],
         memo: &mut [bool],
-        mut landings: Option<&mut Landings<'p>>,
+        mut landings: Option<&mut Landings>,
     ) -> Result<NodeCost, u64> {
         self.reset();
         self.topological_order(graph, roots)?;
         for &(r, w) in roots {
-            if let (Some(p), Some(q)) = (self.paths.get_mut(r.index()), self.raw.get_mut(r.index())) {
-                *p = p.saturating_add(w);
-                *q = q.saturating_add(w);
+            if let Some(m) = self.marks.get_mut(r.index()) {
+                m.paths = m.paths.saturating_add(w);
+                m.raw = m.raw.saturating_add(w);
             }
         }
         let mut cost = NodeCost::default();
         let order = std::mem::take(&mut self.order);
         for &x in &order {
-            let p = self.paths.get(x.index()).copied().unwrap_or(0);
-            if p >= 2 {
-                if let Some(m) = memo.get_mut(x.index()) {
-                    *m = true;
+            let Mark { paths: p, raw: naive, depth: d, .. } = self.marks.get(x.index()).copied().unwrap_or_default();
+            let memoized = match memo.get_mut(x.index()) {
+                Some(m) => {
+                    *m |= p >= 2;
+                    *m
                 }
-            }
-            let effective = if memo.get(x.index()) == Some(&true) { p.min(1) } else { p };
-            let naive = self.raw.get(x.index()).copied().unwrap_or(0);
+                None => false,
+            };
+            let effective = if memoized { p.min(1) } else { p };
             cost.fan_out = cost.fan_out.saturating_add(effective);
             cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(naive);
-            let d = self.depth.get(x.index()).copied().unwrap_or(0);
             cost.in_place_depth = cost.in_place_depth.max(d);
             let succ = graph.successors(x);
             for &y in succ {
-                let i = y.index();
-                if let (Some(py), Some(qy), Some(dy)) =
-                    (self.paths.get_mut(i), self.raw.get_mut(i), self.depth.get_mut(i))
-                {
-                    *py = py.saturating_add(effective);
-                    *qy = qy.saturating_add(naive);
-                    *dy = (*dy).max(d.saturating_add(1));
+                if let Some(m) = self.marks.get_mut(y.index()) {
+                    m.paths = m.paths.saturating_add(effective);
+                    m.raw = m.raw.saturating_add(naive);
+                    m.depth = m.depth.max(d.saturating_add(1));
                 }
             }
             let edges = graph.edges(x);
@@ -444,9 +492,9 @@ impl Walk {
 
     /// Marks `id` visited; false if it already was.
     fn visit(&mut self, id: NodeId) -> bool {
-        match self.seen.get_mut(id.index()) {
-            Some(s) if !*s => {
-                *s = true;
+        match self.marks.get_mut(id.index()) {
+            Some(m) if !m.seen => {
+                m.seen = true;
                 self.touched.push(id);
                 true
             }
@@ -456,7 +504,7 @@ impl Walk {
 
     /// The in-place closure of `roots` in topological order, into
     /// [`Walk::order`], by an iterative depth-first search.
-    fn topological_order(&mut self, graph: &Graph<'_>, roots: &[(NodeId, u64)]) -> Result<(), u64> {
+    fn topological_order(&mut self, graph: &Graph, roots: &[(NodeId, u64)]) -> Result<(), u64> {
         let mut post = std::mem::take(&mut self.order);
         let mut stack = std::mem::take(&mut self.stack);
         post.clear();
@@ -464,20 +512,26 @@ impl Walk {
             if !self.visit(root) {
                 continue;
             }
-            stack.clear();
-            stack.push((root, 0));
-            while let Some(top) = stack.last_mut() {
+            if graph.successors(root).is_empty() {
+                // The search below, for a node without successors.
                 self.work += 1;
-                match graph.successors(top.0).get(top.1).copied() {
-                    Some(next) => {
-                        top.1 += 1;
-                        if self.visit(next) {
-                            stack.push((next, 0));
+                post.push(root);
+            } else {
+                stack.clear();
+                stack.push((root, 0));
+                while let Some(top) = stack.last_mut() {
+                    self.work += 1;
+                    match graph.successors(top.0).get(top.1).copied() {
+                        Some(next) => {
+                            top.1 += 1;
+                            if self.visit(next) {
+                                stack.push((next, 0));
+                            }
                         }
-                    }
-                    None => {
-                        post.push(top.0);
-                        stack.pop();
+                        None => {
+                            post.push(top.0);
+                            stack.pop();
+                        }
                     }
                 }
             }
