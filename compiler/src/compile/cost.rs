@@ -31,7 +31,7 @@
 use std::collections::HashMap;
 
 use crate::bytecode::*;
-use crate::compile::analysis::in_place_successors;
+use crate::compile::analysis::Adjacency;
 use crate::error::{CompileError, CompileErrorKind};
 use crate::hash::IdMap;
 use crate::options::Limits;
@@ -128,11 +128,11 @@ fn detached_entries(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
 /// target's location, so each target is walked once however many entries
 /// reference it (large schemas reference one big `oneOf` from hundreds of
 /// places).
-pub(super) fn analyze(program: &mut Program, limits: &Limits) -> Result<(), CompileError> {
+pub(super) fn analyze(program: &mut Program, in_place: &Adjacency, limits: &Limits) -> Result<(), CompileError> {
     let n = program.nodes.len();
     let mut memo = vec![false; n];
     let mut costs = vec![NodeCost::default(); n];
-    let graph = Graph::new(program);
+    let graph = Graph::new(program, in_place);
     let mut walk = Walk::new(n, graph.children, limits.max_analysis_work);
     let mut walked: Vec<Option<NodeCost>> = vec![None; n];
     for entry in entries(program, &graph) {
@@ -171,7 +171,7 @@ pub(super) fn analyze(program: &mut Program, limits: &Limits) -> Result<(), Comp
 /// there are memoized too). Returns the entry's cost.
 fn walk_entry(
     program: &Program,
-    graph: &Graph,
+    graph: &Graph<'_>,
     walk: &mut Walk,
     entry: NodeId,
     memo: &mut [bool],
@@ -222,7 +222,7 @@ fn limit(program: &Program, at: NodeId, name: &'static str, bound: u64, max: u64
 }
 
 /// The root, every target of a descending edge, and every detached entry.
-fn entries(program: &Program, graph: &Graph) -> Vec<NodeId> {
+fn entries(program: &Program, graph: &Graph<'_>) -> Vec<NodeId> {
     let mut is_entry = vec![false; program.nodes.len()];
     if let Some(e) = is_entry.get_mut(program.root.index()) {
         *e = true;
@@ -322,36 +322,24 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Vec<Vec<(No
 }
 
 /// The program's in-place successors and descending edges, decoded once:
-/// node `i`'s are `succ[succ_at[i]..succ_at[i + 1]]` and
-/// `edges[edge_at[i]..edge_at[i + 1]]`.
-struct Graph {
-    succ_at: Vec<usize>,
-    succ: Vec<NodeId>,
+/// node `i`'s edges are `edges[edge_at[i]..edge_at[i + 1]]`.
+struct Graph<'a> {
+    in_place: &'a Adjacency,
     edge_at: Vec<usize>,
     edges: Vec<(Child, NodeId)>,
     /// How many [`ChildIds`] the edges use.
     children: usize,
 }
 
-impl Graph {
-    fn new(program: &Program) -> Graph {
+impl<'a> Graph<'a> {
+    fn new(program: &Program, in_place: &'a Adjacency) -> Graph<'a> {
         let n = program.nodes.len();
-        let mut graph = Graph {
-            succ_at: Vec::with_capacity(n + 1),
-            succ: Vec::with_capacity(n),
-            edge_at: Vec::with_capacity(n + 1),
-            edges: Vec::with_capacity(n),
-            children: 0,
-        };
-        graph.succ_at.push(0);
+        let mut graph =
+            Graph { in_place, edge_at: Vec::with_capacity(n + 1), edges: Vec::with_capacity(n), children: 0 };
         graph.edge_at.push(0);
-        let mut succ = Vec::new();
         let mut ids = ChildIds::default();
         for i in 0..n {
             let id = NodeId(i as u32);
-            in_place_successors(program, id, &mut succ);
-            graph.succ.extend_from_slice(&succ);
-            graph.succ_at.push(graph.succ.len());
             descending_edges(program, id, &mut ids, &mut graph.edges);
             graph.edge_at.push(graph.edges.len());
         }
@@ -359,21 +347,16 @@ impl Graph {
         graph
     }
 
-    /// The run of `id` in a table indexed by `at`.
-    fn run<'g, T>(at: &[usize], table: &'g [T], id: NodeId) -> &'g [T] {
-        let i = id.index();
-        match (at.get(i), at.get(i + 1)) {
-            (Some(&start), Some(&end)) => table.get(start..end).unwrap_or(&[]),
-            _ => &[],
-        }
-    }
-
     fn successors(&self, id: NodeId) -> &[NodeId] {
-        Graph::run(&self.succ_at, &self.succ, id)
+        self.in_place.of(id)
     }
 
     fn edges(&self, id: NodeId) -> &[(Child, NodeId)] {
-        Graph::run(&self.edge_at, &self.edges, id)
+        let i = id.index();
+        match (self.edge_at.get(i), self.edge_at.get(i + 1)) {
+            (Some(&start), Some(&end)) => self.edges.get(start..end).unwrap_or(&[]),
+            _ => &[],
+        }
     }
 }
 
@@ -441,7 +424,7 @@ impl Walk {
     /// `Err` carries the work done when the analysis budget runs out.
     fn location(
         &mut self,
-        graph: &Graph,
+        graph: &Graph<'_>,
         roots: &[(NodeId, u64)],
         memo: &mut [bool],
         mut landings: Option<&mut Landings>,
@@ -504,7 +487,7 @@ impl Walk {
 
     /// The in-place closure of `roots` in topological order, into
     /// [`Walk::order`], by an iterative depth-first search.
-    fn topological_order(&mut self, graph: &Graph, roots: &[(NodeId, u64)]) -> Result<(), u64> {
+    fn topological_order(&mut self, graph: &Graph<'_>, roots: &[(NodeId, u64)]) -> Result<(), u64> {
         let mut post = std::mem::take(&mut self.order);
         let mut stack = std::mem::take(&mut self.stack);
         post.clear();

@@ -314,11 +314,13 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             ));
         }
         program.check_ids().map_err(|e| internal(&e))?;
-        analysis::check_and_flag(&mut program)?;
-        cost::analyze(&mut program, limits)?;
+        let in_place = analysis::Adjacency::in_place(&program);
+        analysis::check_and_flag(&mut program, &in_place)?;
+        cost::analyze(&mut program, &in_place, limits)?;
         analysis::set_entries(&mut program);
         analysis::plan_items(&mut program);
         discriminator::find(&mut program);
+        program.shrink_to_fit();
         Ok(program)
     }
 
