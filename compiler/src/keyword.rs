@@ -20,8 +20,11 @@ macro_rules! keywords {
         }
 
         impl Kw {
+            /// Every keyword, in declaration order (`Kw::ALL[kw as usize] == kw`).
+            const ALL: [Kw; [$($name),*].len()] = [$(Kw::$variant),*];
+
             /// How many keywords there are.
-            const COUNT: usize = [$($name),*].len();
+            const COUNT: usize = Kw::ALL.len();
 
             /// The keyword as written in a schema.
             pub(crate) fn name(self) -> &'static str {
@@ -107,23 +110,51 @@ keywords! {
     WriteOnly = "writeOnly",
 }
 
+// Sets of keywords are `u64` bit sets.
+const _: () = assert!(Kw::COUNT <= 64);
+
+impl Kw {
+    /// The keyword's bit in a keyword set.
+    #[inline]
+    pub(crate) fn bit(self) -> u64 {
+        1 << (self as u32)
+    }
+}
+
 /// The known keywords of one schema object, by [`Kw`].
 pub(crate) struct KeywordTable<'a> {
     values: [Option<&'a Value>; Kw::COUNT],
+    /// The keywords present, as a set.
+    present: u64,
     unknown: bool,
 }
 
 impl<'a> KeywordTable<'a> {
     /// Classifies every key of `obj`.
     pub(crate) fn of(obj: &'a Map<String, Value>) -> KeywordTable<'a> {
-        let mut table = KeywordTable { values: [None; Kw::COUNT], unknown: false };
+        let mut table = KeywordTable { values: [None; Kw::COUNT], present: 0, unknown: false };
         for (key, value) in obj {
-            match Kw::from_name(key).and_then(|kw| table.values.get_mut(kw as usize)) {
-                Some(slot) => *slot = Some(value),
+            match Kw::from_name(key) {
+                Some(kw) => {
+                    if let Some(slot) = table.values.get_mut(kw as usize) {
+                        *slot = Some(value);
+                        table.present |= kw.bit();
+                    }
+                }
                 None => table.unknown = true,
             }
         }
         table
+    }
+
+    /// The keywords present.
+    pub(crate) fn present(&self) -> impl Iterator<Item = Kw> {
+        let mut rest = self.present;
+        std::iter::from_fn(move || {
+            let i = rest.trailing_zeros();
+            rest &= rest.wrapping_sub(1);
+            Kw::ALL.get(i as usize).copied()
+        })
     }
 
     /// The value of keyword `kw`, if the object has it.

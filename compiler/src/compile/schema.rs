@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::{Lowerer, internal};
 use crate::bytecode::*;
@@ -32,12 +32,20 @@ const IN_PLACE: &[Kw] = &[
 /// The keywords of one schema object that are in force in its dialect.
 struct Keywords<'a, 'i> {
     table: KeywordTable<'a>,
+    /// The keywords present that apply in the dialect, as a set.
+    active: u64,
     info: &'i SchemaInfo,
 }
 
-impl<'a> Keywords<'a, '_> {
+impl<'a, 'i> Keywords<'a, 'i> {
+    fn new(obj: &'a Map<String, Value>, info: &'i SchemaInfo) -> Self {
+        let table = KeywordTable::of(obj);
+        let active = table.present().filter(|kw| Lowerer::active(info.dialect, *kw)).fold(0, |set, kw| set | kw.bit());
+        Keywords { table, active, info }
+    }
+
     fn get(&self, kw: Kw) -> Option<&'a Value> {
-        if Lowerer::active(self.info.dialect, kw) { self.table.get(kw) } else { None }
+        if self.active & kw.bit() != 0 { self.table.get(kw) } else { None }
     }
     fn draft(&self) -> Draft {
         self.info.dialect.draft
@@ -76,7 +84,7 @@ impl<'a> Lowerer<'a, '_> {
                 return Err(invalid(self.registry.location(info), "(schema)", "a schema: an object or a boolean"));
             }
         };
-        let k = Keywords { table: KeywordTable::of(obj), info };
+        let k = Keywords::new(obj, info);
         let mut flags = NodeFlags::default();
         if k.draft().ref_overrides_siblings() {
             if let Some(r) = k.get(Kw::Ref) {
