@@ -100,7 +100,8 @@ fn addr(v: &Value) -> *const Value {
 
 impl<'a> Registry<'a> {
     /// A registry over the caller's documents. The root schema is crawled
-    /// under `root_uri` with `default_draft` unless it declares `$schema`.
+    /// under `root_uri` with `default_draft` unless it declares `$schema`;
+    /// it has at most `root_containers` subschemas (for sizing).
     pub(crate) fn new(
         root: &'a Value,
         root_uri: AbsoluteUri,
@@ -108,6 +109,7 @@ impl<'a> Registry<'a> {
         default_draft: Draft,
         limits: &crate::Limits,
         retrieval: Session<'a>,
+        root_containers: usize,
     ) -> Result<(Registry<'a>, ResIdx), CompileError> {
         let max_depth = limits.max_schema_depth;
         let mut pending = Vec::with_capacity(resources.len());
@@ -121,7 +123,7 @@ impl<'a> Registry<'a> {
         let mut registry = Registry {
             resources: Vec::new(),
             by_uri: HashMap::new(),
-            info: IdMap::default(),
+            info: IdMap::with_capacity_and_hasher(root_containers, Default::default()),
             pending,
             default_dialect: Dialect::of_draft(default_draft),
             max_depth,
@@ -132,6 +134,11 @@ impl<'a> Registry<'a> {
         registry.default_dialect = registry.document_dialect(root, &root_uri, 0)?;
         let root_res = registry.crawl(root_uri, root)?;
         Ok((registry, root_res))
+    }
+
+    /// How many subschemas have been crawled.
+    pub(crate) fn subschemas(&self) -> usize {
+        self.info.len()
     }
 
     /// The dialect of the root schema.

@@ -385,13 +385,21 @@ pub fn size_at_most(value: &Value, limit: usize) -> usize {
 /// The nesting depth of a value (a scalar has depth 0), stopping once
 /// `limit` is passed.
 pub fn depth_at_most(value: &Value, limit: usize) -> usize {
+    shape_at_most(value, limit).0
+}
+
+/// [`depth_at_most`], with the number of arrays and objects seen (all of
+/// them unless the walk stopped past `limit`).
+pub(crate) fn shape_at_most(value: &Value, limit: usize) -> (usize, usize) {
     let nested = |x: &&Value| x.is_array() || x.is_object();
     // Only containers are stacked: a container's children, scalars
     // included, are one level deeper than it.
     let mut stack: Vec<(&Value, usize)> = Vec::with_capacity(64);
     stack.push((value, 0));
     let mut max = 0;
+    let mut containers = 0;
     while let Some((v, d)) = stack.pop() {
+        containers += usize::from(nested(&v));
         let non_empty = match v {
             Value::Array(items) => {
                 stack.extend(items.iter().filter(nested).map(|x| (x, d + 1)));
@@ -410,7 +418,7 @@ pub fn depth_at_most(value: &Value, limit: usize) -> usize {
             }
         }
     }
-    max
+    (max, containers)
 }
 
 #[cfg(test)]

@@ -32,7 +32,7 @@ use crate::uri::AbsoluteUri;
 
 /// Compiles `schema` into a program.
 pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Program, CompileError> {
-    check_depth(schema, DEFAULT_BASE_URI, &options.limits)?;
+    let containers = check_shape(schema, DEFAULT_BASE_URI, &options.limits)?;
     let base = AbsoluteUri::parse(DEFAULT_BASE_URI).map_err(|e| {
         CompileError::new(CompileErrorKind::InvalidUri { value: DEFAULT_BASE_URI.into(), reason: e.reason }, "")
     })?;
@@ -40,7 +40,7 @@ pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Program, Comp
     let retrieved = crate::retrieve::Arena::default();
     let retrieval = crate::retrieve::Session::new(&options.retrieval, &retrieved);
     let (registry, root_res) =
-        Registry::new(schema, base, &options.resources, options.default_draft, &options.limits, retrieval)?;
+        Registry::new(schema, base, &options.resources, options.default_draft, &options.limits, retrieval, containers)?;
     let mut lowerer = Lowerer::new(registry, root_res, options);
     let root = lowerer.registry.resource_root(root_res).ok_or_else(|| internal("root"))?;
     let root = lowerer.node(root)?;
@@ -51,15 +51,21 @@ pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Program, Comp
 /// Rejects a document nested deeper than [`Limits::max_schema_depth`]
 /// (measured without recursion), before anything walks it recursively.
 pub fn check_depth(document: &Value, uri: &str, limits: &crate::Limits) -> Result<(), CompileError> {
+    check_shape(document, uri, limits).map(|_| ())
+}
+
+/// [`check_depth`], returning the number of arrays and objects in the
+/// document (a bound on its subschemas, for sizing tables).
+fn check_shape(document: &Value, uri: &str, limits: &crate::Limits) -> Result<usize, CompileError> {
     let max = limits.max_schema_depth;
-    let depth = crate::value::depth_at_most(document, max);
+    let (depth, containers) = crate::value::shape_at_most(document, max);
     if depth > max {
         return Err(CompileError::new(
             CompileErrorKind::LimitExceeded { limit: "max_schema_depth", bound: depth as u64, max: max as u64 },
             format!("{uri}#"),
         ));
     }
-    Ok(())
+    Ok(containers)
 }
 
 fn internal(what: &str) -> CompileError {
@@ -113,6 +119,7 @@ pub(crate) struct Lowerer<'a, 'o> {
 impl<'a, 'o> Lowerer<'a, 'o> {
     fn new(registry: Registry<'a>, root_resource: ResIdx, options: &'o CompileOptions) -> Self {
         let strict_integers = registry.root_dialect().draft == Draft::Draft4;
+        let subschemas = registry.subschemas();
         Lowerer {
             registry,
             root_resource,
@@ -136,7 +143,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             const_size: 0,
             resource_ids: IdMap::default(),
             resource_order: Vec::new(),
-            node_ids: IdMap::default(),
+            node_ids: IdMap::with_capacity_and_hasher(subschemas, Default::default()),
             ref_nodes: HashMap::new(),
             work: Vec::new(),
             dynamic_names: HashSet::new(),

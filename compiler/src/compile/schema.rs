@@ -667,7 +667,7 @@ impl<'a> Lowerer<'a, '_> {
             || max_properties.is_some();
         if used {
             let id = ObjectId(u32::try_from(self.objects.len()).map_err(|_| internal("objects"))?);
-            let names = KeyTable::new(table.names);
+            let names = KeyTable::new(table.names.iter().map(|n| Box::from(*n)).collect());
             let declared = names
                 .keys()
                 .zip(&table.entries)
@@ -772,11 +772,16 @@ fn string_list(v: &Value) -> Option<Vec<&str>> {
 
 /// Property names in first-mention order, with their entries.
 #[derive(Default)]
-struct EntryTable {
-    names: Vec<Box<str>>,
+struct EntryTable<'a> {
+    names: Vec<&'a str>,
     entries: Vec<PropertyEntry>,
-    index: HashMap<Box<str>, u32>,
+    /// Name → index, kept once there are more than [`ENTRY_SCAN_MAX`]
+    /// names (fewer are found by scanning `names`).
+    index: HashMap<&'a str, u32>,
 }
+
+/// Most names an [`EntryTable`] finds by scanning.
+const ENTRY_SCAN_MAX: usize = 8;
 
 /// Most regex matches [`Lowerer::match_names_statically`] runs for one
 /// object (names × patterns); beyond it names are matched at run time.
@@ -787,7 +792,7 @@ impl Lowerer<'_, '_> {
     /// VM need not match a name the schema mentions. Returns false (and
     /// leaves the entries alone) when that is too much work or a pattern
     /// cannot decide within its limits.
-    fn match_names_statically(&self, table: &mut EntryTable, patterns: &[(RegexId, NodeId)]) -> bool {
+    fn match_names_statically(&self, table: &mut EntryTable<'_>, patterns: &[(RegexId, NodeId)]) -> bool {
         if patterns.is_empty() {
             return true;
         }
@@ -814,15 +819,26 @@ impl Lowerer<'_, '_> {
     }
 }
 
-impl EntryTable {
-    fn index(&mut self, name: &str) -> u32 {
-        if let Some(i) = self.index.get(name) {
-            return *i;
+impl<'a> EntryTable<'a> {
+    fn index(&mut self, name: &'a str) -> u32 {
+        let found = if self.names.len() <= ENTRY_SCAN_MAX {
+            self.names.iter().position(|n| *n == name).map(|i| u32::try_from(i).unwrap_or(u32::MAX))
+        } else {
+            self.index.get(name).copied()
+        };
+        if let Some(i) = found {
+            return i;
         }
         let i = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
-        self.names.push(name.into());
+        self.names.push(name);
         self.entries.push(PropertyEntry::default());
-        self.index.insert(name.into(), i);
+        if self.names.len() > ENTRY_SCAN_MAX {
+            if self.index.is_empty() {
+                self.index.extend(self.names.iter().zip(0..).map(|(n, i)| (*n, i)));
+            } else {
+                self.index.insert(name, i);
+            }
+        }
         i
     }
 }
