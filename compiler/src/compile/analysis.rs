@@ -245,27 +245,24 @@ impl<'p> Components<'p> {
     /// reachable if the component is one, or a finished successor reaches
     /// one.
     fn close(&mut self, root: NodeId) {
-        let mut members = Vec::new();
-        while let Some(w) = self.stack.pop() {
-            if let Some(o) = self.on_stack.get_mut(w.index()) {
+        // The component is the top of the stack, from `root` up.
+        let start = self.stack.iter().rposition(|w| *w == root).unwrap_or(0);
+        let members = self.stack.get(start..).unwrap_or(&[]);
+        let mut reaches = members.len() > 1;
+        for &m in members {
+            if let Some(o) = self.on_stack.get_mut(m.index()) {
                 *o = false;
             }
-            members.push(w);
-            if w == root {
-                break;
-            }
-        }
-        let mut reaches = members.len() > 1;
-        for &m in &members {
             for &s in self.successors.of(m) {
                 reaches |= s == m || self.unbounded.get(s.index()) == Some(&true);
             }
         }
-        for m in members {
+        for &m in members {
             if let Some(u) = self.unbounded.get_mut(m.index()) {
                 *u = reaches;
             }
         }
+        self.stack.truncate(start);
     }
 }
 

@@ -178,11 +178,14 @@ fn walk_entry(
     limits: &Limits,
 ) -> Result<NodeCost, CompileError> {
     let too_much = |w| limit(program, entry, "max_analysis_work", w, limits.max_analysis_work);
-    let mut landings = Vec::new();
+    let mut landings = std::mem::take(&mut walk.landings);
+    landings.clear();
     let cost = walk.location(graph, &[(entry, 1)], memo, Some(&mut landings)).map_err(too_much)?;
     check(program, entry, cost, limits)?;
-    for group in coinciding_groups(&landings, walk).map_err(too_much)? {
-        let cost = walk.location(graph, &group, memo, None).map_err(too_much)?;
+    let groups = coinciding_groups(&landings, walk).map_err(too_much)?;
+    walk.landings = landings;
+    for group in groups.iter() {
+        let cost = walk.location(graph, group, memo, None).map_err(too_much)?;
         check(program, entry, cost, limits)?;
     }
     Ok(cost)
@@ -245,12 +248,27 @@ fn entries(program: &Program, graph: &Graph<'_>) -> Vec<NodeId> {
 /// evaluations).
 type Landings = Vec<(Child, NodeId, u64)>;
 
+/// Groups of location roots, (node, evaluations) each, stored end to
+/// end: group `i` is `roots[ends[i - 1]..ends[i]]`.
+#[derive(Default)]
+struct Groups {
+    roots: Vec<(NodeId, u64)>,
+    ends: Vec<usize>,
+}
+
+impl Groups {
+    fn iter(&self) -> impl Iterator<Item = &[(NodeId, u64)]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(start, &end)| self.roots.get(start..end).unwrap_or(&[]))
+    }
+}
+
 /// Groups of landings that may hit the same child, when a group holds
 /// more than one evaluation: as (node, evaluations) roots of a location.
 /// A group is a named child (a property or index) with the wildcard
 /// applications of its kind, or a wildcard kind alone.
 /// Building them is charged to the walk's work (`Err` when it runs out).
-fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Vec<Vec<(NodeId, u64)>>, u64> {
+fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64> {
     // Named landings by child in first-seen order (a stable sort by the
     // child's rank keeps each child's landings in order); wildcards by kind.
     let mut named: Vec<(usize, NodeId, u64)> = Vec::new();
@@ -279,7 +297,7 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Vec<Vec<(No
     }
     named.sort_by_key(|(rank, _, _)| *rank);
     let runs: Vec<(NodeId, u64)> = named.iter().map(|&(_, node, weight)| (node, weight)).collect();
-    let mut groups = Vec::new();
+    let mut groups = Groups::default();
     let mut add = |parts: [&[(NodeId, u64)]; 2]| -> Result<(), u64> {
         walk.work = walk.work.saturating_add(parts.iter().map(|p| p.len() as u64).sum());
         if walk.work > walk.max_work {
@@ -289,7 +307,8 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Vec<Vec<(No
         if total < 2 {
             return Ok(());
         }
-        let mut roots: Vec<(NodeId, u64)> = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
+        let roots = &mut groups.roots;
+        let start = roots.len();
         for &(node, weight) in parts.iter().flat_map(|p| p.iter()) {
             let Some(at) = walk.root_at.get_mut(node.index()) else { continue };
             match roots.get_mut(*at) {
@@ -300,12 +319,12 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Vec<Vec<(No
                 }
             }
         }
-        for (node, _) in &roots {
+        for (node, _) in roots.get(start..).unwrap_or(&[]) {
             if let Some(at) = walk.root_at.get_mut(node.index()) {
                 *at = usize::MAX;
             }
         }
-        groups.push(roots);
+        groups.ends.push(roots.len());
         Ok(())
     };
     add([&any_key, &[]])?;
@@ -393,6 +412,8 @@ struct Walk {
     /// reused across locations.
     order: Vec<NodeId>,
     stack: Vec<(NodeId, usize)>,
+    /// An entry's landings: a buffer reused across entries.
+    landings: Landings,
 }
 
 impl Walk {
@@ -406,6 +427,7 @@ impl Walk {
             child_rank: vec![usize::MAX; children],
             order: Vec::new(),
             stack: Vec::new(),
+            landings: Vec::new(),
         }
     }
 
