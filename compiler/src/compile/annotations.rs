@@ -62,6 +62,11 @@ fn static_annotations(obj: &Map<String, Value>, table: &KeywordTable<'_>, info: 
     }
     let mut set = Vec::new();
     let mut add = |keyword: Cow<'static, str>, value: &Value, strings_only: bool| {
+        // Each annotation is a distinct key: `obj.len()` bounds them (the
+        // caller boxes the set, dropping what is left).
+        if set.capacity() == 0 {
+            set.reserve_exact(obj.len());
+        }
         set.push(Annotation { keyword, value: value.clone(), strings_only });
     };
     for &(keyword, since, vocab, strings_only) in ANNOTATING {
