@@ -66,11 +66,55 @@ pub(crate) struct ResourceEntry<'a> {
 
 /// Where a subschema sits: its resource, its pointer from that resource's
 /// root, and its dialect.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct SchemaInfo {
     pub resource: ResIdx,
-    pub pointer: String,
+    pub pointer: Pointer,
     pub dialect: Dialect,
+}
+
+/// A JSON pointer written in the registry's [`PointerText`] (read it with
+/// [`Registry::pointer`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Pointer {
+    start: usize,
+    end: usize,
+}
+
+impl Pointer {
+    /// Whether this is the empty pointer (a resource root).
+    pub(crate) fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// The text of every [`Pointer`] the registry hands out, end to end: a
+/// child's pointer is a copy of its parent's with its tokens appended, so
+/// pointers cost no allocation of their own.
+#[derive(Debug, Default)]
+struct PointerText(String);
+
+impl PointerText {
+    fn get(&self, p: Pointer) -> &str {
+        self.0.get(p.start..p.end).unwrap_or("")
+    }
+
+    /// `base` followed by `tokens` (escaped) and then `raw` (already
+    /// pointer text).
+    fn extend(&mut self, base: Pointer, tokens: &[&str], raw: &str) -> Pointer {
+        if tokens.is_empty() && raw.is_empty() {
+            return base;
+        }
+        let start = self.0.len();
+        if self.0.get(base.start..base.end).is_some() {
+            self.0.extend_from_within(base.start..base.end);
+        }
+        for token in tokens {
+            pointer::push(&mut self.0, token);
+        }
+        self.0.push_str(raw);
+        Pointer { start, end: self.0.len() }
+    }
 }
 
 /// A resolved reference.
@@ -87,6 +131,7 @@ pub(crate) struct Registry<'a> {
     resources: Vec<ResourceEntry<'a>>,
     by_uri: HashMap<AbsoluteUri, ResIdx>,
     info: IdMap<*const Value, SchemaInfo>,
+    pointers: PointerText,
     pending: Vec<(AbsoluteUri, &'a Value)>,
     default_dialect: Dialect,
     max_depth: usize,
@@ -124,6 +169,7 @@ impl<'a> Registry<'a> {
             resources: Vec::new(),
             by_uri: HashMap::new(),
             info: IdMap::with_capacity_and_hasher(root_containers, Default::default()),
+            pointers: PointerText::default(),
             pending,
             default_dialect: Dialect::of_draft(default_draft),
             max_depth,
@@ -163,7 +209,7 @@ impl<'a> Registry<'a> {
     /// The `$dynamicAnchor` named `name` of a resource, if it defines one.
     pub(crate) fn dynamic_anchor(&self, idx: ResIdx, name: &str) -> Option<Target<'a>> {
         let anchor = self.resource(idx)?.anchors.get(name).filter(|a| a.dynamic)?;
-        let info = self.info(anchor.value)?.clone();
+        let info = *self.info(anchor.value)?;
         Some(Target { value: anchor.value, info, dynamic_anchor: None })
     }
 
@@ -174,16 +220,22 @@ impl<'a> Registry<'a> {
 
     /// The absolute location `<resource URI>#<pointer>` of a subschema.
     pub(crate) fn location(&self, info: &SchemaInfo) -> String {
+        let pointer = self.pointers.get(info.pointer);
         match self.resource(info.resource) {
-            Some(r) => r.uri.with_fragment(&info.pointer),
-            None => format!("#{}", info.pointer),
+            Some(r) => r.uri.with_fragment(pointer),
+            None => format!("#{pointer}"),
         }
+    }
+
+    /// `info` moved down by the pointer `tokens` (unescaped).
+    pub(crate) fn descend(&mut self, info: &SchemaInfo, tokens: &[&str]) -> SchemaInfo {
+        SchemaInfo { pointer: self.pointers.extend(info.pointer, tokens, ""), ..*info }
     }
 
     /// The target of a root resource.
     pub(crate) fn resource_root(&self, idx: ResIdx) -> Option<Target<'a>> {
         let r = self.resource(idx)?;
-        let info = self.info(r.root)?.clone();
+        let info = *self.info(r.root)?;
         Some(Target { value: r.root, info, dynamic_anchor: None })
     }
 
@@ -310,7 +362,7 @@ impl<'a> Registry<'a> {
                     .and_then(|r| r.anchors.get(&name))
                     .cloned()
                     .ok_or_else(|| unresolvable(uri.with_fragment(&name)))?;
-                let info = self.info(anchor.value).cloned().ok_or_else(|| internal(at))?;
+                let info = self.info(anchor.value).copied().ok_or_else(|| internal(at))?;
                 Ok(Target { value: anchor.value, info, dynamic_anchor: anchor.dynamic.then_some(name) })
             }
         }
@@ -334,23 +386,22 @@ impl<'a> Registry<'a> {
 
     /// Walks `tokens` from a resource root, deriving the target's location
     /// from its nearest crawled ancestor.
-    fn target_at(&self, res: ResIdx, root: &'a Value, tokens: &[String]) -> Option<Target<'a>> {
+    fn target_at(&mut self, res: ResIdx, root: &'a Value, tokens: &[String]) -> Option<Target<'a>> {
         let mut current = root;
-        let mut nearest = self.info(root)?.clone();
+        let mut nearest = *self.info(root)?;
         let mut rest = String::new();
         for token in tokens {
             current = pointer::step(current, token)?;
             match self.info(current) {
                 Some(info) => {
-                    nearest = info.clone();
+                    nearest = *info;
                     rest.clear();
                 }
                 None => pointer::push(&mut rest, token),
             }
         }
         let _ = res;
-        let mut info = nearest;
-        info.pointer.push_str(&rest);
+        let info = SchemaInfo { pointer: self.pointers.extend(nearest.pointer, &[], &rest), ..nearest };
         Some(Target { value: current, info, dynamic_anchor: None })
     }
 
@@ -362,7 +413,7 @@ impl<'a> Registry<'a> {
         }
         let dialect = self.document_dialect(root, &doc_uri, 0)?;
         let root_res = self.add_resource(doc_uri, root)?;
-        let mut stack = vec![Frame { value: root, resource: root_res, pointer: String::new(), dialect, depth: 0 }];
+        let mut stack = vec![Frame { value: root, resource: root_res, pointer: Pointer::default(), dialect, depth: 0 }];
         while let Some(frame) = stack.pop() {
             if frame.depth > self.max_depth {
                 return Err(CompileError::new(
@@ -432,7 +483,7 @@ impl<'a> Registry<'a> {
                     }
                     _ => {
                         let (uri, fragment) = current_uri.resolve(id).map_err(|e| {
-                            let at = self.location(&SchemaInfo { resource, pointer: pointer.clone(), dialect });
+                            let at = self.location(&SchemaInfo { resource, pointer, dialect });
                             CompileError::new(CompileErrorKind::InvalidUri { value: id.clone(), reason: e.reason }, at)
                         })?;
                         if uri != current_uri {
@@ -444,7 +495,7 @@ impl<'a> Registry<'a> {
                                 }
                             } else {
                                 resource = self.add_resource(uri, value)?;
-                                pointer = String::new();
+                                pointer = Pointer::default();
                             }
                         }
                         if let Some(name) = fragment.filter(|f| !f.is_empty() && draft <= Draft::Draft7) {
@@ -472,12 +523,9 @@ impl<'a> Registry<'a> {
                 }
             }
         }
+        let pointers = &mut self.pointers;
         for_each_subschema(&keywords, draft, |path, child| {
-            let mut p = String::with_capacity(pointer.len() + path.iter().map(|t| t.len() + 1).sum::<usize>());
-            p.push_str(&pointer);
-            for token in path {
-                pointer::push(&mut p, token);
-            }
+            let p = pointers.extend(pointer, path, "");
             stack.push(Frame { value: child, resource, pointer: p, dialect, depth: depth + 1 });
         });
         self.info.insert(addr(value), SchemaInfo { resource, pointer, dialect });
@@ -495,7 +543,7 @@ impl<'a> Registry<'a> {
 struct Frame<'a> {
     value: &'a Value,
     resource: ResIdx,
-    pointer: String,
+    pointer: Pointer,
     dialect: Dialect,
     depth: usize,
 }

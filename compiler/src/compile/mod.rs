@@ -191,14 +191,8 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             return Ok(*id);
         }
         let info = match self.registry.info(value) {
-            Some(info) => info.clone(),
-            None => {
-                let mut info = parent.clone();
-                for token in path {
-                    crate::pointer::push(&mut info.pointer, token);
-                }
-                info
-            }
+            Some(info) => *info,
+            None => self.registry.descend(parent, path),
         };
         self.node(Target { value, info, dynamic_anchor: None })
     }
@@ -247,7 +241,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             i += 1;
             for (name, value) in self.registry.dynamic_anchors(res) {
                 if self.dynamic_names.contains(&name) {
-                    let info = self.registry.info(value).cloned().ok_or_else(|| internal("anchor"))?;
+                    let info = self.registry.info(value).copied().ok_or_else(|| internal("anchor"))?;
                     self.node(Target { value, info, dynamic_anchor: None })?;
                 }
             }
