@@ -28,7 +28,7 @@ use crate::error::{CompileError, CompileErrorKind};
 use crate::hash::IdMap;
 use crate::keyword::{KeywordTable, Kw};
 use crate::metaschema;
-use crate::pointer;
+use crate::pointer::{self, IndexToken};
 use crate::retrieve::Session;
 use crate::uri::{AbsoluteUri, percent_decode};
 
@@ -620,7 +620,7 @@ fn for_each_subschema<'a>(keywords: &KeywordTable<'a>, draft: Draft, mut f: impl
         if draft >= since {
             if let Some(Value::Array(items)) = get(kw) {
                 for (i, v) in items.iter().enumerate().filter(|(_, v)| is_schema(v)) {
-                    f(&[kw.name(), &i.to_string()], v);
+                    f(&[kw.name(), IndexToken::new(i).as_str()], v);
                 }
             }
         }
@@ -639,7 +639,7 @@ fn for_each_subschema<'a>(keywords: &KeywordTable<'a>, draft: Draft, mut f: impl
         Some(v) if is_schema(v) => f(&["items"], v),
         Some(Value::Array(items)) if draft <= Draft::Draft201909 => {
             for (i, v) in items.iter().enumerate().filter(|(_, v)| is_schema(v)) {
-                f(&["items", &i.to_string()], v);
+                f(&["items", IndexToken::new(i).as_str()], v);
             }
         }
         _ => {}

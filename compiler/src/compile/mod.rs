@@ -33,9 +33,15 @@ use crate::uri::AbsoluteUri;
 /// Compiles `schema` into a program.
 pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Program, CompileError> {
     let containers = check_shape(schema, DEFAULT_BASE_URI, &options.limits)?;
-    let base = AbsoluteUri::parse(DEFAULT_BASE_URI).map_err(|e| {
-        CompileError::new(CompileErrorKind::InvalidUri { value: DEFAULT_BASE_URI.into(), reason: e.reason }, "")
-    })?;
+    // Parsed once per process.
+    static BASE: std::sync::OnceLock<Result<AbsoluteUri, CompileError>> = std::sync::OnceLock::new();
+    let base = BASE
+        .get_or_init(|| {
+            AbsoluteUri::parse(DEFAULT_BASE_URI).map_err(|e| {
+                CompileError::new(CompileErrorKind::InvalidUri { value: DEFAULT_BASE_URI.into(), reason: e.reason }, "")
+            })
+        })
+        .clone()?;
     // Retrieved documents live here, beside the borrowed ones, until the program is built.
     let retrieved = crate::retrieve::Arena::default();
     let retrieval = crate::retrieve::Session::new(&options.retrieval, &retrieved);

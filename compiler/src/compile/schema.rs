@@ -458,7 +458,7 @@ impl<'a> Lowerer<'a, '_> {
         };
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
-            out.push(self.schema_at(k, &[kw.name(), &i.to_string()], item)?);
+            out.push(self.schema_at(k, &[kw.name(), crate::pointer::IndexToken::new(i).as_str()], item)?);
         }
         Ok(Some(out))
     }
