@@ -356,7 +356,8 @@ impl<'a> Graph<'a> {
         let mut graph =
             Graph { in_place, edge_at: Vec::with_capacity(n + 1), edges: Vec::with_capacity(n), children: 0 };
         graph.edge_at.push(0);
-        let mut ids = ChildIds::default();
+        let names = program.objects.iter().map(|o| o.names.len()).sum();
+        let mut ids = ChildIds { keys: HashMap::with_capacity(names), ..ChildIds::default() };
         for i in 0..n {
             let id = NodeId(i as u32);
             descending_edges(program, id, &mut ids, &mut graph.edges);

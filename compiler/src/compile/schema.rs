@@ -834,6 +834,7 @@ impl<'a> EntryTable<'a> {
         self.entries.push(PropertyEntry::default());
         if self.names.len() > ENTRY_SCAN_MAX {
             if self.index.is_empty() {
+                self.index.reserve(2 * self.names.len());
                 self.index.extend(self.names.iter().zip(0..).map(|(n, i)| (*n, i)));
             } else {
                 self.index.insert(name, i);
