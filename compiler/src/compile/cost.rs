@@ -133,7 +133,7 @@ pub(super) fn analyze(program: &mut Program, in_place: &Adjacency, limits: &Limi
     let mut memo = vec![false; n];
     let mut costs = vec![NodeCost::default(); n];
     let graph = Graph::new(program, in_place);
-    let mut walk = Walk::new(n, graph.children, limits.max_analysis_work);
+    let mut walk = Walk::new(&graph, n, limits.max_analysis_work);
     let mut walked: Vec<Option<NodeCost>> = vec![None; n];
     for entry in entries(program, &graph) {
         let (target, hops) = forwarded(program, entry);
@@ -180,12 +180,12 @@ fn walk_entry(
     let too_much = |w| limit(program, entry, "max_analysis_work", w, limits.max_analysis_work);
     let mut landings = std::mem::take(&mut walk.landings);
     landings.clear();
-    let cost = walk.location(graph, &[(entry, 1)], memo, Some(&mut landings)).map_err(too_much)?;
+    let cost = walk.location(graph, &[(entry, 1)], &[], memo, Some(&mut landings)).map_err(too_much)?;
     check(program, entry, cost, limits)?;
     let groups = coinciding_groups(&landings, walk).map_err(too_much)?;
     walk.landings = landings;
-    for group in groups.iter() {
-        let cost = walk.location(graph, group, memo, None).map_err(too_much)?;
+    for (group, leaves) in groups.iter() {
+        let cost = walk.location(graph, group, leaves, memo, None).map_err(too_much)?;
         check(program, entry, cost, limits)?;
     }
     Ok(cost)
@@ -248,18 +248,51 @@ fn entries(program: &Program, graph: &Graph<'_>) -> Vec<NodeId> {
 /// evaluations).
 type Landings = Vec<(Child, NodeId, u64)>;
 
+/// A root of a location: a node and its number of evaluations.
+type Root = (NodeId, u64);
+
 /// Groups of location roots, (node, evaluations) each, stored end to
-/// end: group `i` is `roots[ends[i - 1]..ends[i]]`.
+/// end: group `i` is `roots[ends[i - 1]..ends[i]]`, followed by the lone
+/// leaves `wild[tails[i]]` when `tails[i]` is set.
 #[derive(Default)]
 struct Groups {
     roots: Vec<(NodeId, u64)>,
     ends: Vec<usize>,
+    tails: Vec<Option<usize>>,
+    /// The key and item wildcard landings, merged, when all of a kind's
+    /// are lone leaves ([`Walk::lone`]); empty otherwise.
+    wild: [Vec<(NodeId, u64)>; 2],
 }
 
 impl Groups {
-    fn iter(&self) -> impl Iterator<Item = &[(NodeId, u64)]> {
+    /// Each group's roots and trailing lone leaves.
+    fn iter(&self) -> impl Iterator<Item = (&[Root], &[Root])> {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts.zip(&self.ends).map(|(start, &end)| self.roots.get(start..end).unwrap_or(&[]))
+        starts.zip(&self.ends).zip(&self.tails).map(|((start, &end), tail)| {
+            let leaves = tail.and_then(|k| self.wild.get(k)).map_or(&[][..], |w| &w[..]);
+            (self.roots.get(start..end).unwrap_or(&[]), leaves)
+        })
+    }
+}
+
+/// Merges `parts` into `roots` (first appearance order, weights of a
+/// node summed), using `root_at` as scratch.
+fn merge_roots(parts: [&[(NodeId, u64)]; 2], root_at: &mut [usize], roots: &mut Vec<(NodeId, u64)>) {
+    let start = roots.len();
+    for &(node, weight) in parts.iter().flat_map(|p| p.iter()) {
+        let Some(at) = root_at.get_mut(node.index()) else { continue };
+        match roots.get_mut(*at) {
+            Some((_, w)) => *w = w.saturating_add(weight),
+            None => {
+                *at = roots.len();
+                roots.push((node, weight));
+            }
+        }
+    }
+    for (node, _) in roots.get(start..).unwrap_or(&[]) {
+        if let Some(at) = root_at.get_mut(node.index()) {
+            *at = usize::MAX;
+        }
     }
 }
 
@@ -269,6 +302,9 @@ impl Groups {
 /// applications of its kind, or a wildcard kind alone.
 /// Building them is charged to the walk's work (`Err` when it runs out).
 fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64> {
+    if landings.is_empty() {
+        return Ok(Groups::default());
+    }
     // Named landings by child in first-seen order (a stable sort by the
     // child's rank keeps each child's landings in order); wildcards by kind.
     let mut named: Vec<(usize, NodeId, u64)> = Vec::new();
@@ -298,44 +334,62 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64
     named.sort_by_key(|(rank, _, _)| *rank);
     let runs: Vec<(NodeId, u64)> = named.iter().map(|&(_, node, weight)| (node, weight)).collect();
     let mut groups = Groups::default();
-    let mut add = |parts: [&[(NodeId, u64)]; 2]| -> Result<(), u64> {
-        walk.work = walk.work.saturating_add(parts.iter().map(|p| p.len() as u64).sum());
+    // A named child's group is its landings plus the wildcards of its
+    // kind. When those wildcards are all lone leaves and none of them is
+    // among the child's landings, they are kept once per entry, merged,
+    // and walked as the group's trailing leaves (see `Walk::location`):
+    // the same roots in the same order, without copying them per child.
+    let wildcards = [&any_key, &any_item];
+    for (kind, wildcard) in wildcards.iter().enumerate().filter(|(_, w)| !w.is_empty() && !ranked.is_empty()) {
+        let mut merged = Vec::new();
+        merge_roots([wildcard, &[]], &mut walk.root_at, &mut merged);
+        if merged.iter().all(|(n, _)| walk.lone.get(n.index()) == Some(&true)) {
+            for (n, _) in &merged {
+                if let Some(tag) = walk.wild.get_mut(n.index()) {
+                    *tag = Some(kind);
+                }
+            }
+            if let Some(w) = groups.wild.get_mut(kind) {
+                *w = merged;
+            }
+        }
+    }
+    let wild_totals = wildcards.map(|w| w.iter().fold(0u64, |t, (_, w)| t.saturating_add(*w)));
+    let mut add = |list: &[(NodeId, u64)], kind: usize, with_wildcards: bool| -> Result<(), u64> {
+        let wildcard: &[(NodeId, u64)] = if with_wildcards { wildcards.get(kind).map_or(&[], |w| w) } else { &[] };
+        walk.work = walk.work.saturating_add(list.len() as u64 + wildcard.len() as u64);
         if walk.work > walk.max_work {
             return Err(walk.work);
         }
-        let total = parts.iter().flat_map(|p| p.iter()).fold(0u64, |t, (_, w)| t.saturating_add(*w));
+        let wild_total = if with_wildcards { wild_totals.get(kind).copied().unwrap_or(0) } else { 0 };
+        let total = list.iter().fold(0u64, |t, (_, w)| t.saturating_add(*w)).saturating_add(wild_total);
         if total < 2 {
             return Ok(());
         }
-        let roots = &mut groups.roots;
-        let start = roots.len();
-        for &(node, weight) in parts.iter().flat_map(|p| p.iter()) {
-            let Some(at) = walk.root_at.get_mut(node.index()) else { continue };
-            match roots.get_mut(*at) {
-                Some((_, w)) => *w = w.saturating_add(weight),
-                None => {
-                    *at = roots.len();
-                    roots.push((node, weight));
-                }
-            }
-        }
-        for (node, _) in roots.get(start..).unwrap_or(&[]) {
-            if let Some(at) = walk.root_at.get_mut(node.index()) {
-                *at = usize::MAX;
-            }
-        }
-        groups.ends.push(roots.len());
+        let trailing = with_wildcards
+            && !wildcard.is_empty()
+            && groups.wild.get(kind).is_some_and(|w| !w.is_empty())
+            && list.iter().all(|(n, _)| walk.wild.get(n.index()).copied().flatten() != Some(kind));
+        let parts = if trailing { [list, &[]] } else { [list, wildcard] };
+        merge_roots(parts, &mut walk.root_at, &mut groups.roots);
+        groups.ends.push(groups.roots.len());
+        groups.tails.push(trailing.then_some(kind));
         Ok(())
     };
-    add([&any_key, &[]])?;
-    add([&any_item, &[]])?;
+    add(&any_key, 0, false)?;
+    add(&any_item, 1, false)?;
     let mut start = 0;
     for (rank, c) in ranked.iter().enumerate() {
         let len = named.get(start..).map_or(0, |rest| rest.iter().take_while(|(r, _, _)| *r == rank).count());
         let list = runs.get(start..start + len).unwrap_or(&[]);
         start += len;
-        let wildcard = if matches!(c, Child::Key(_)) { &any_key } else { &any_item };
-        add([list, wildcard])?;
+        let kind = if matches!(c, Child::Key(_)) { 0 } else { 1 };
+        add(list, kind, true)?;
+    }
+    for (n, _) in groups.wild.iter().flatten() {
+        if let Some(tag) = walk.wild.get_mut(n.index()) {
+            *tag = None;
+        }
     }
     Ok(groups)
 }
@@ -408,6 +462,13 @@ struct Walk {
     /// Per [`ChildIds`] id: its rank among the named children of the
     /// landings [`coinciding_groups`] is sorting (`usize::MAX` outside it).
     child_rank: Vec<usize>,
+    /// Per node: a lone leaf, applying nothing in place or to children
+    /// and applied in place by no node. A location's closure can reach
+    /// such a node only as one of its roots.
+    lone: Vec<bool>,
+    /// Per node: the wildcard kind whose merged lone leaves
+    /// [`coinciding_groups`] holds it in (`None` outside it).
+    wild: Vec<Option<usize>>,
     /// The last location's closure in topological order, and the
     /// depth-first search's stack of (node, next successor): buffers
     /// reused across locations.
@@ -418,14 +479,29 @@ struct Walk {
 }
 
 impl Walk {
-    fn new(nodes: usize, children: usize, max_work: u64) -> Walk {
+    fn new(graph: &Graph<'_>, nodes: usize, max_work: u64) -> Walk {
+        let mut lone: Vec<bool> = (0..nodes)
+            .map(|i| {
+                let id = NodeId(i as u32);
+                graph.successors(id).is_empty() && graph.edges(id).is_empty()
+            })
+            .collect();
+        for i in 0..nodes {
+            for s in graph.successors(NodeId(i as u32)) {
+                if let Some(l) = lone.get_mut(s.index()) {
+                    *l = false;
+                }
+            }
+        }
         Walk {
             work: 0,
             max_work,
             marks: vec![Mark::default(); nodes],
             touched: Vec::new(),
             root_at: vec![usize::MAX; nodes],
-            child_rank: vec![usize::MAX; children],
+            child_rank: vec![usize::MAX; graph.children],
+            lone,
+            wild: vec![None; nodes],
             order: Vec::new(),
             stack: Vec::new(),
             landings: Vec::new(),
@@ -441,19 +517,32 @@ impl Walk {
         }
     }
 
-    /// Evaluations at one location starting from `roots` (node, times):
-    /// memoizes nodes reached twice, and returns the location's cost,
-    /// appending its applications to children to `landings` if asked.
-    /// `Err` carries the work done when the analysis budget runs out.
+    /// Evaluations at one location starting from `roots` (node, times)
+    /// and then `leaves`: memoizes nodes reached twice, and returns the
+    /// location's cost, appending its applications to children to
+    /// `landings` if asked. `Err` carries the work done when the analysis
+    /// budget runs out.
+    ///
+    /// `leaves` are distinct lone leaves ([`Walk::lone`]) not among
+    /// `roots`: nothing reaches them but their own weight, so each costs
+    /// its own evaluations and the one unit of work the search would
+    /// spend on it, and they are accounted without being walked.
     fn location(
         &mut self,
         graph: &Graph<'_>,
         roots: &[(NodeId, u64)],
+        leaves: &[(NodeId, u64)],
         memo: &mut [bool],
         mut landings: Option<&mut Landings>,
     ) -> Result<NodeCost, u64> {
         self.reset();
         self.topological_order(graph, roots)?;
+        // The search checks the budget after each root, one unit per leaf.
+        if leaves.len() as u64 > self.max_work.saturating_sub(self.work) {
+            self.work = self.max_work.saturating_add(1);
+            return Err(self.work);
+        }
+        self.work += leaves.len() as u64;
         for &(r, w) in roots {
             if let Some(m) = self.marks.get_mut(r.index()) {
                 m.paths = m.paths.saturating_add(w);
@@ -490,6 +579,17 @@ impl Walk {
             self.work += (succ.len() + edges.len()) as u64;
         }
         self.order = order;
+        for &(leaf, w) in leaves {
+            let memoized = match memo.get_mut(leaf.index()) {
+                Some(m) => {
+                    *m |= w >= 2;
+                    *m
+                }
+                None => false,
+            };
+            cost.fan_out = cost.fan_out.saturating_add(if memoized { w.min(1) } else { w });
+            cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(w);
+        }
         if self.work > self.max_work {
             return Err(self.work);
         }
@@ -549,5 +649,46 @@ impl Walk {
         self.order = post;
         self.stack = stack;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::{CompileErrorKind, CompileOptions, Limits, compile};
+
+    /// The group of property `a` at the root location: its two `a`
+    /// subschemas plus the three `false` wildcards (lone leaves).
+    #[test]
+    fn wildcard_leaves_count_in_each_named_group() {
+        let alternative =
+            |extra: &str| json!({"properties": {"a": {"type": "string"}, extra: {}}, "additionalProperties": false});
+        let schema = json!({"anyOf": [alternative("b"), alternative("c"), {"additionalProperties": false}]});
+        let tight =
+            |max_fan_out| CompileOptions { limits: Limits { max_fan_out, ..Limits::default() }, ..Default::default() };
+        assert!(compile(&schema, &tight(5)).is_ok());
+        let err = compile(&schema, &tight(4)).unwrap_err();
+        assert!(
+            matches!(err.kind(), CompileErrorKind::LimitExceeded { limit: "max_fan_out", bound: 5, max: 4 }),
+            "{err}"
+        );
+    }
+
+    /// A definition applied twice at one location is memoized; the
+    /// wildcard it applies to each child is then reached once per child.
+    #[test]
+    fn leaves_of_a_memoized_node_are_reached_once() {
+        let schema = json!({
+            "anyOf": [{"$ref": "#/$defs/D"}, {"$ref": "#/$defs/D"}],
+            "$defs": {"D": {"properties": {"a": {"type": "string"}}, "additionalProperties": false}}
+        });
+        let program = compile(&schema, &CompileOptions::default()).unwrap();
+        let memoized: Vec<_> = program
+            .node_ids()
+            .filter(|id| program.node(*id).flags().contains(crate::bytecode::NodeFlags::MEMO))
+            .map(|id| program.node(id).location().to_string())
+            .collect();
+        assert_eq!(memoized, ["json-schema:///#/$defs/D"]);
     }
 }
