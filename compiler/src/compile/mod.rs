@@ -333,8 +333,16 @@ impl<'a, 'o> Lowerer<'a, 'o> {
 
     /// The location `<uri>#<pointer>/<keyword>` of a keyword, for errors.
     fn at(&self, info: &SchemaInfo, keyword: &str) -> String {
+        self.at_path(info, &[keyword])
+    }
+
+    /// The location of `path` (unescaped tokens) below a subschema, for
+    /// errors.
+    fn at_path(&self, info: &SchemaInfo, path: &[&str]) -> String {
         let mut loc = self.registry.location(info);
-        crate::pointer::push(&mut loc, keyword);
+        for token in path {
+            crate::pointer::push(&mut loc, token);
+        }
         loc
     }
 
@@ -344,12 +352,15 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         Ok(id)
     }
 
-    fn regex(&mut self, pattern: &str, at: String) -> Result<RegexId, CompileError> {
+    /// The regex for `pattern`, found at `path` below the subschema
+    /// `info` (for errors).
+    fn regex(&mut self, pattern: &str, info: &SchemaInfo, path: &[&str]) -> Result<RegexId, CompileError> {
         if let Some(id) = self.regex_ids.get(pattern) {
             return Ok(*id);
         }
         let regex = Regex::new(pattern, &self.options.limits.regex).map_err(|error| {
-            CompileError::new(CompileErrorKind::InvalidRegex { pattern: pattern.to_string(), error }, at.clone())
+            let at = self.at_path(info, path);
+            CompileError::new(CompileErrorKind::InvalidRegex { pattern: pattern.to_string(), error }, at)
         })?;
         self.regex_memory = self.regex_memory.saturating_add(regex.memory_usage());
         let max = self.options.limits.max_regex_memory;
@@ -360,7 +371,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
                     bound: self.regex_memory as u64,
                     max: max as u64,
                 },
-                at,
+                self.at_path(info, path),
             ));
         }
         let id = RegexId(u32::try_from(self.regexes.len()).map_err(|_| internal("regexes"))?);
@@ -423,5 +434,32 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             _ => return false,
         };
         dialect.draft >= since && dialect.draft <= until && dialect.vocab.contains(vocab)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::{CompileErrorKind, CompileOptions, Limits, compile};
+
+    fn error_at(schema: serde_json::Value, options: &CompileOptions) -> (CompileErrorKind, String) {
+        let err = compile(&schema, options).unwrap_err();
+        (err.kind().clone(), err.display_location().to_string())
+    }
+
+    #[test]
+    fn keyword_errors_name_the_keyword() {
+        let options = CompileOptions::default();
+        let (kind, at) = error_at(json!({"properties": {"x": {"pattern": "("}}}), &options);
+        assert!(matches!(kind, CompileErrorKind::InvalidRegex { .. }));
+        assert_eq!(at, "#/properties/x/pattern");
+        let (kind, at) = error_at(json!({"patternProperties": {"a/~(": {}}}), &options);
+        assert!(matches!(kind, CompileErrorKind::InvalidRegex { .. }));
+        assert_eq!(at, "#/patternProperties/a~1~0(");
+        let tiny = CompileOptions { limits: Limits { max_const_size: 2, ..Limits::default() }, ..Default::default() };
+        let (kind, at) = error_at(json!({"items": {"enum": [[1, 2, 3]]}}), &tiny);
+        assert!(matches!(kind, CompileErrorKind::LimitExceeded { limit: "max_const_size", .. }));
+        assert_eq!(at, "#/items/enum");
     }
 }

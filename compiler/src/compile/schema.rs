@@ -266,9 +266,9 @@ impl<'a> Lowerer<'a, '_> {
         Ok(())
     }
 
-    /// Rejects a `const`/`enum` value over the size or depth limits
-    /// (before it is cloned, which recurses).
-    fn check_constant(&mut self, v: &Value, at: &str) -> Result<(), CompileError> {
+    /// Rejects a `const`/`enum` value (keyword `kw` of subschema `info`)
+    /// over the size or depth limits (before it is cloned, which recurses).
+    fn check_constant(&mut self, v: &Value, info: &SchemaInfo, kw: &str) -> Result<(), CompileError> {
         let limits = &self.options.limits;
         let depth = value::depth_at_most(v, limits.max_schema_depth);
         if depth > limits.max_schema_depth {
@@ -278,7 +278,7 @@ impl<'a> Lowerer<'a, '_> {
                     bound: depth as u64,
                     max: limits.max_schema_depth as u64,
                 },
-                at,
+                self.at(info, kw),
             ));
         }
         let remaining = limits.max_const_size.saturating_sub(self.const_size);
@@ -291,7 +291,7 @@ impl<'a> Lowerer<'a, '_> {
                     bound: self.const_size as u64,
                     max: limits.max_const_size as u64,
                 },
-                at,
+                self.at(info, kw),
             ));
         }
         Ok(())
@@ -299,16 +299,14 @@ impl<'a> Lowerer<'a, '_> {
 
     fn lower_const_enum(&mut self, k: &Keywords<'a, '_>) -> Result<(), CompileError> {
         if let Some(c) = k.get(Kw::Const) {
-            let at = self.at(k.info, "const");
-            self.check_constant(c, &at)?;
+            self.check_constant(c, k.info, "const")?;
             let id = ValueId(u32::try_from(self.values.len()).map_err(|_| internal("values"))?);
             self.values.push(c.clone());
             self.code.push(Instr::Const(id));
         }
         if let Some(e) = k.get(Kw::Enum) {
-            let at = self.at(k.info, "enum");
             let Value::Array(items) = e else {
-                return Err(invalid(at, "enum", "an array of values"));
+                return Err(invalid(self.at(k.info, "enum"), "enum", "an array of values"));
             };
             let max = self.options.limits.max_enum_values;
             if items.len() > max {
@@ -318,10 +316,10 @@ impl<'a> Lowerer<'a, '_> {
                         bound: items.len() as u64,
                         max: max as u64,
                     },
-                    at,
+                    self.at(k.info, "enum"),
                 ));
             }
-            self.check_constant(e, &at)?;
+            self.check_constant(e, k.info, "enum")?;
             let mut strings: Vec<Box<str>> = Vec::new();
             let mut seen = std::collections::HashSet::new();
             for s in items.iter().filter_map(Value::as_str) {
@@ -416,16 +414,14 @@ impl<'a> Lowerer<'a, '_> {
             ..Default::default()
         };
         if let Some(p) = k.get(Kw::Pattern) {
-            let at = self.at(k.info, "pattern");
             let Value::String(pattern) = p else {
-                return Err(invalid(at, "pattern", "a regular expression string"));
+                return Err(invalid(self.at(k.info, "pattern"), "pattern", "a regular expression string"));
             };
-            c.pattern = Some(self.regex(pattern, at)?);
+            c.pattern = Some(self.regex(pattern, k.info, &["pattern"])?);
         }
         if let Some(f) = k.get(Kw::Format) {
-            let at = self.at(k.info, "format");
             let Value::String(name) = f else {
-                return Err(invalid(at, "format", "a format name string"));
+                return Err(invalid(self.at(k.info, "format"), "format", "a format name string"));
             };
             let vocab = k.info.dialect.vocab;
             let asserted = vocab.contains(crate::draft::Vocabularies::FORMAT_ASSERTION)
@@ -435,6 +431,7 @@ impl<'a> Lowerer<'a, '_> {
                 (Some(i), _) => Some(FormatCheck::Custom(u32::try_from(i).map_err(|_| internal("formats"))?)),
                 (None, Some(f)) => Some(FormatCheck::Builtin(f)),
                 (None, None) if self.options.strict_formats => {
+                    let at = self.at(k.info, "format");
                     return Err(CompileError::new(CompileErrorKind::UnknownFormat { name: name.clone() }, at));
                 }
                 (None, None) => None,
@@ -634,9 +631,7 @@ impl<'a> Lowerer<'a, '_> {
                 return Err(invalid(self.at(k.info, "patternProperties"), "patternProperties", "an object of schemas"));
             };
             for (pattern, schema) in map {
-                let mut at = self.at(k.info, "patternProperties");
-                crate::pointer::push(&mut at, pattern);
-                let regex = self.regex(pattern, at)?;
+                let regex = self.regex(pattern, k.info, &["patternProperties", pattern])?;
                 let node = self.schema_at(k, &["patternProperties", pattern], schema)?;
                 patterns.push((regex, node));
             }
