@@ -265,8 +265,8 @@ pub enum Entry {
 /// passes (for `evaluate`; the validation paths never read it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Annotation {
-    /// The keyword.
-    pub keyword: Box<str>,
+    /// The keyword (borrowed for the keywords a draft defines).
+    pub keyword: std::borrow::Cow<'static, str>,
     /// Its value, as written in the schema.
     pub value: Value,
     /// Only string instances are annotated (the content keywords).
@@ -811,6 +811,28 @@ impl Program {
     /// Every node id.
     pub fn node_ids(&self) -> impl Iterator<Item = NodeId> {
         (0..self.nodes.len() as u32).map(NodeId)
+    }
+
+    /// Releases the spare capacity the pools grew while compiling: a
+    /// compiled program is kept, often many of them, and never grows.
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.nodes.shrink_to_fit();
+        self.code.shrink_to_fit();
+        self.values.shrink_to_fit();
+        self.enums.shrink_to_fit();
+        self.numbers.shrink_to_fit();
+        self.strings.shrink_to_fit();
+        self.arrays.shrink_to_fit();
+        self.objects.shrink_to_fit();
+        self.lists.shrink_to_fit();
+        self.conds.shrink_to_fit();
+        self.dynamic_refs.shrink_to_fit();
+        self.contents.shrink_to_fit();
+        self.regexes.shrink_to_fit();
+        self.annotations.shrink_to_fit();
+        self.resources.shrink_to_fit();
+        self.costs.shrink_to_fit();
+        self.discriminators.shrink_to_fit();
     }
 
     /// Checks the invariant that every stored id is in range. Called once

@@ -17,6 +17,7 @@ pub mod draft;
 pub mod error;
 pub mod format;
 pub mod hash;
+mod keyword;
 pub mod lookup;
 pub mod metaschema;
 pub mod number;

@@ -11,6 +11,34 @@ pub fn escape(token: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// An array index as a reference token, written without allocating.
+pub(crate) struct IndexToken {
+    digits: [u8; 20],
+    start: usize,
+}
+
+impl IndexToken {
+    /// The token for index `i`.
+    pub(crate) fn new(mut i: usize) -> IndexToken {
+        let mut token = IndexToken { digits: [b'0'; 20], start: 20 };
+        loop {
+            token.start -= 1;
+            if let Some(d) = token.digits.get_mut(token.start) {
+                *d = b'0' + (i % 10) as u8;
+            }
+            i /= 10;
+            if i == 0 || token.start == 0 {
+                return token;
+            }
+        }
+    }
+
+    /// The decimal digits.
+    pub(crate) fn as_str(&self) -> &str {
+        self.digits.get(self.start..).and_then(|d| std::str::from_utf8(d).ok()).unwrap_or("")
+    }
+}
+
 /// Splits a pointer into unescaped tokens; `None` if it is not a pointer
 /// (non-empty and not starting with `/`, or a bad `~` escape).
 pub fn tokens(pointer: &str) -> Option<Vec<String>> {
@@ -68,6 +96,13 @@ pub fn push(pointer: &mut String, token: &str) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn index_tokens_are_decimal() {
+        for i in [0, 7, 10, 99, 12345, usize::MAX] {
+            assert_eq!(IndexToken::new(i).as_str(), i.to_string());
+        }
+    }
 
     #[test]
     fn tokens_unescape() {

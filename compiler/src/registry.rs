@@ -26,8 +26,9 @@ use serde_json::{Map, Value};
 use crate::draft::{Draft, Vocabularies};
 use crate::error::{CompileError, CompileErrorKind};
 use crate::hash::IdMap;
+use crate::keyword::{KeywordTable, Kw};
 use crate::metaschema;
-use crate::pointer;
+use crate::pointer::{self, IndexToken};
 use crate::retrieve::Session;
 use crate::uri::{AbsoluteUri, percent_decode};
 
@@ -65,11 +66,55 @@ pub(crate) struct ResourceEntry<'a> {
 
 /// Where a subschema sits: its resource, its pointer from that resource's
 /// root, and its dialect.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct SchemaInfo {
     pub resource: ResIdx,
-    pub pointer: String,
+    pub pointer: Pointer,
     pub dialect: Dialect,
+}
+
+/// A JSON pointer written in the registry's [`PointerText`] (read it with
+/// [`Registry::pointer`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Pointer {
+    start: usize,
+    end: usize,
+}
+
+impl Pointer {
+    /// Whether this is the empty pointer (a resource root).
+    pub(crate) fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// The text of every [`Pointer`] the registry hands out, end to end: a
+/// child's pointer is a copy of its parent's with its tokens appended, so
+/// pointers cost no allocation of their own.
+#[derive(Debug, Default)]
+struct PointerText(String);
+
+impl PointerText {
+    fn get(&self, p: Pointer) -> &str {
+        self.0.get(p.start..p.end).unwrap_or("")
+    }
+
+    /// `base` followed by `tokens` (escaped) and then `raw` (already
+    /// pointer text).
+    fn extend(&mut self, base: Pointer, tokens: &[&str], raw: &str) -> Pointer {
+        if tokens.is_empty() && raw.is_empty() {
+            return base;
+        }
+        let start = self.0.len();
+        if self.0.get(base.start..base.end).is_some() {
+            self.0.extend_from_within(base.start..base.end);
+        }
+        for token in tokens {
+            pointer::push(&mut self.0, token);
+        }
+        self.0.push_str(raw);
+        Pointer { start, end: self.0.len() }
+    }
 }
 
 /// A resolved reference.
@@ -86,6 +131,7 @@ pub(crate) struct Registry<'a> {
     resources: Vec<ResourceEntry<'a>>,
     by_uri: HashMap<AbsoluteUri, ResIdx>,
     info: IdMap<*const Value, SchemaInfo>,
+    pointers: PointerText,
     pending: Vec<(AbsoluteUri, &'a Value)>,
     default_dialect: Dialect,
     max_depth: usize,
@@ -99,7 +145,8 @@ fn addr(v: &Value) -> *const Value {
 
 impl<'a> Registry<'a> {
     /// A registry over the caller's documents. The root schema is crawled
-    /// under `root_uri` with `default_draft` unless it declares `$schema`.
+    /// under `root_uri` with `default_draft` unless it declares `$schema`;
+    /// it has at most `root_containers` subschemas (for sizing).
     pub(crate) fn new(
         root: &'a Value,
         root_uri: AbsoluteUri,
@@ -107,6 +154,7 @@ impl<'a> Registry<'a> {
         default_draft: Draft,
         limits: &crate::Limits,
         retrieval: Session<'a>,
+        root_containers: usize,
     ) -> Result<(Registry<'a>, ResIdx), CompileError> {
         let max_depth = limits.max_schema_depth;
         let mut pending = Vec::with_capacity(resources.len());
@@ -120,7 +168,8 @@ impl<'a> Registry<'a> {
         let mut registry = Registry {
             resources: Vec::new(),
             by_uri: HashMap::new(),
-            info: IdMap::default(),
+            info: IdMap::with_capacity_and_hasher(root_containers, Default::default()),
+            pointers: PointerText::default(),
             pending,
             default_dialect: Dialect::of_draft(default_draft),
             max_depth,
@@ -131,6 +180,11 @@ impl<'a> Registry<'a> {
         registry.default_dialect = registry.document_dialect(root, &root_uri, 0)?;
         let root_res = registry.crawl(root_uri, root)?;
         Ok((registry, root_res))
+    }
+
+    /// How many subschemas have been crawled.
+    pub(crate) fn subschemas(&self) -> usize {
+        self.info.len()
     }
 
     /// The dialect of the root schema.
@@ -155,7 +209,7 @@ impl<'a> Registry<'a> {
     /// The `$dynamicAnchor` named `name` of a resource, if it defines one.
     pub(crate) fn dynamic_anchor(&self, idx: ResIdx, name: &str) -> Option<Target<'a>> {
         let anchor = self.resource(idx)?.anchors.get(name).filter(|a| a.dynamic)?;
-        let info = self.info(anchor.value)?.clone();
+        let info = *self.info(anchor.value)?;
         Some(Target { value: anchor.value, info, dynamic_anchor: None })
     }
 
@@ -166,16 +220,22 @@ impl<'a> Registry<'a> {
 
     /// The absolute location `<resource URI>#<pointer>` of a subschema.
     pub(crate) fn location(&self, info: &SchemaInfo) -> String {
+        let pointer = self.pointers.get(info.pointer);
         match self.resource(info.resource) {
-            Some(r) => r.uri.with_fragment(&info.pointer),
-            None => format!("#{}", info.pointer),
+            Some(r) => r.uri.with_fragment(pointer),
+            None => format!("#{pointer}"),
         }
+    }
+
+    /// `info` moved down by the pointer `tokens` (unescaped).
+    pub(crate) fn descend(&mut self, info: &SchemaInfo, tokens: &[&str]) -> SchemaInfo {
+        SchemaInfo { pointer: self.pointers.extend(info.pointer, tokens, ""), ..*info }
     }
 
     /// The target of a root resource.
     pub(crate) fn resource_root(&self, idx: ResIdx) -> Option<Target<'a>> {
         let r = self.resource(idx)?;
-        let info = self.info(r.root)?.clone();
+        let info = *self.info(r.root)?;
         Some(Target { value: r.root, info, dynamic_anchor: None })
     }
 
@@ -302,7 +362,7 @@ impl<'a> Registry<'a> {
                     .and_then(|r| r.anchors.get(&name))
                     .cloned()
                     .ok_or_else(|| unresolvable(uri.with_fragment(&name)))?;
-                let info = self.info(anchor.value).cloned().ok_or_else(|| internal(at))?;
+                let info = self.info(anchor.value).copied().ok_or_else(|| internal(at))?;
                 Ok(Target { value: anchor.value, info, dynamic_anchor: anchor.dynamic.then_some(name) })
             }
         }
@@ -326,23 +386,22 @@ impl<'a> Registry<'a> {
 
     /// Walks `tokens` from a resource root, deriving the target's location
     /// from its nearest crawled ancestor.
-    fn target_at(&self, res: ResIdx, root: &'a Value, tokens: &[String]) -> Option<Target<'a>> {
+    fn target_at(&mut self, res: ResIdx, root: &'a Value, tokens: &[String]) -> Option<Target<'a>> {
         let mut current = root;
-        let mut nearest = self.info(root)?.clone();
+        let mut nearest = *self.info(root)?;
         let mut rest = String::new();
         for token in tokens {
             current = pointer::step(current, token)?;
             match self.info(current) {
                 Some(info) => {
-                    nearest = info.clone();
+                    nearest = *info;
                     rest.clear();
                 }
                 None => pointer::push(&mut rest, token),
             }
         }
         let _ = res;
-        let mut info = nearest;
-        info.pointer.push_str(&rest);
+        let info = SchemaInfo { pointer: self.pointers.extend(nearest.pointer, &[], &rest), ..nearest };
         Some(Target { value: current, info, dynamic_anchor: None })
     }
 
@@ -354,7 +413,7 @@ impl<'a> Registry<'a> {
         }
         let dialect = self.document_dialect(root, &doc_uri, 0)?;
         let root_res = self.add_resource(doc_uri, root)?;
-        let mut stack = vec![Frame { value: root, resource: root_res, pointer: String::new(), dialect, depth: 0 }];
+        let mut stack = vec![Frame { value: root, resource: root_res, pointer: Pointer::default(), dialect, depth: 0 }];
         while let Some(frame) = stack.pop() {
             if frame.depth > self.max_depth {
                 return Err(CompileError::new(
@@ -396,8 +455,9 @@ impl<'a> Registry<'a> {
             return Ok(());
         };
         let at_doc_root = depth == 0;
+        let keywords = KeywordTable::of(obj);
         // A `$schema` beside an identifier (or at the document root) sets the dialect.
-        let has_id = obj.contains_key("$id") || obj.contains_key("id");
+        let has_id = keywords.has(Kw::Id) || keywords.has(Kw::LegacyId);
         // The base URI, needed only beside an identifier.
         let current_uri = if has_id {
             Some(self.resource(resource).map(|r| r.uri.clone()).ok_or_else(|| internal(""))?)
@@ -405,14 +465,15 @@ impl<'a> Registry<'a> {
             None
         };
         if let (false, Some(current_uri)) = (at_doc_root, &current_uri) {
-            if let Some(Value::String(s)) = obj.get("$schema") {
+            if let Some(Value::String(s)) = keywords.get(Kw::Schema) {
                 dialect = self.dialect_of_meta_schema(s, current_uri, 0)?;
             }
         }
         let draft = dialect.draft;
-        let ref_hides_siblings = draft.ref_overrides_siblings() && obj.contains_key("$ref");
+        let ref_hides_siblings = draft.ref_overrides_siblings() && keywords.has(Kw::Ref);
+        let id_keyword = if draft == Draft::Draft4 { Kw::LegacyId } else { Kw::Id };
         // (`id_keyword` is `$id` or `id`: present only when `current_uri` is.)
-        if let (Some(Value::String(id)), Some(current_uri)) = (obj.get(draft.id_keyword()), current_uri) {
+        if let (Some(Value::String(id)), Some(current_uri)) = (keywords.get(id_keyword), current_uri) {
             if !ref_hides_siblings {
                 match id.strip_prefix('#') {
                     Some(name) if draft <= Draft::Draft7 => {
@@ -422,7 +483,7 @@ impl<'a> Registry<'a> {
                     }
                     _ => {
                         let (uri, fragment) = current_uri.resolve(id).map_err(|e| {
-                            let at = self.location(&SchemaInfo { resource, pointer: pointer.clone(), dialect });
+                            let at = self.location(&SchemaInfo { resource, pointer, dialect });
                             CompileError::new(CompileErrorKind::InvalidUri { value: id.clone(), reason: e.reason }, at)
                         })?;
                         if uri != current_uri {
@@ -434,7 +495,7 @@ impl<'a> Registry<'a> {
                                 }
                             } else {
                                 resource = self.add_resource(uri, value)?;
-                                pointer = String::new();
+                                pointer = Pointer::default();
                             }
                         }
                         if let Some(name) = fragment.filter(|f| !f.is_empty() && draft <= Draft::Draft7) {
@@ -445,16 +506,16 @@ impl<'a> Registry<'a> {
             }
         }
         if draft >= Draft::Draft201909 {
-            if let Some(Value::String(name)) = obj.get("$anchor") {
+            if let Some(Value::String(name)) = keywords.get(Kw::Anchor) {
                 self.add_anchor(resource, name, value, false);
             }
         }
         if draft >= Draft::Draft202012 {
-            if let Some(Value::String(name)) = obj.get("$dynamicAnchor") {
+            if let Some(Value::String(name)) = keywords.get(Kw::DynamicAnchor) {
                 self.add_anchor(resource, name, value, true);
             }
         }
-        if draft == Draft::Draft201909 && obj.get("$recursiveAnchor") == Some(&Value::Bool(true)) {
+        if draft == Draft::Draft201909 && keywords.get(Kw::RecursiveAnchor) == Some(&Value::Bool(true)) {
             let is_resource_root = self.resource(resource).is_some_and(|r| std::ptr::eq(r.root, value));
             if is_resource_root {
                 if let Some(r) = self.resources.get_mut(resource as usize) {
@@ -462,12 +523,9 @@ impl<'a> Registry<'a> {
                 }
             }
         }
-        for_each_subschema(obj, draft, |path, child| {
-            let mut p = String::with_capacity(pointer.len() + path.iter().map(|t| t.len() + 1).sum::<usize>());
-            p.push_str(&pointer);
-            for token in path {
-                pointer::push(&mut p, token);
-            }
+        let pointers = &mut self.pointers;
+        for_each_subschema(&keywords, draft, |path, child| {
+            let p = pointers.extend(pointer, path, "");
             stack.push(Frame { value: child, resource, pointer: p, dialect, depth: depth + 1 });
         });
         self.info.insert(addr(value), SchemaInfo { resource, pointer, dialect });
@@ -485,7 +543,7 @@ impl<'a> Registry<'a> {
 struct Frame<'a> {
     value: &'a Value,
     resource: ResIdx,
-    pointer: String,
+    pointer: Pointer,
     dialect: Dialect,
     depth: usize,
 }
@@ -516,88 +574,90 @@ fn vocabularies(map: &Map<String, Value>, meta: &AbsoluteUri) -> Result<Vocabula
 }
 
 /// Keywords whose value is one subschema, by the first draft having them.
-const SINGLE: &[(&str, Draft)] = &[
-    ("additionalProperties", Draft::Draft4),
-    ("not", Draft::Draft4),
-    ("contains", Draft::Draft6),
-    ("propertyNames", Draft::Draft6),
-    ("if", Draft::Draft7),
-    ("then", Draft::Draft7),
-    ("else", Draft::Draft7),
-    ("unevaluatedItems", Draft::Draft201909),
-    ("unevaluatedProperties", Draft::Draft201909),
-    ("contentSchema", Draft::Draft201909),
+const SINGLE: &[(Kw, Draft)] = &[
+    (Kw::AdditionalProperties, Draft::Draft4),
+    (Kw::Not, Draft::Draft4),
+    (Kw::Contains, Draft::Draft6),
+    (Kw::PropertyNames, Draft::Draft6),
+    (Kw::If, Draft::Draft7),
+    (Kw::Then, Draft::Draft7),
+    (Kw::Else, Draft::Draft7),
+    (Kw::UnevaluatedItems, Draft::Draft201909),
+    (Kw::UnevaluatedProperties, Draft::Draft201909),
+    (Kw::ContentSchema, Draft::Draft201909),
 ];
 
 /// Keywords whose value is an array of subschemas.
-const ARRAY: &[(&str, Draft)] = &[
-    ("allOf", Draft::Draft4),
-    ("anyOf", Draft::Draft4),
-    ("oneOf", Draft::Draft4),
-    ("prefixItems", Draft::Draft202012),
+const ARRAY: &[(Kw, Draft)] = &[
+    (Kw::AllOf, Draft::Draft4),
+    (Kw::AnyOf, Draft::Draft4),
+    (Kw::OneOf, Draft::Draft4),
+    (Kw::PrefixItems, Draft::Draft202012),
 ];
 
 /// Keywords whose value maps names to subschemas.
-const MAP: &[(&str, Draft)] = &[
-    ("properties", Draft::Draft4),
-    ("patternProperties", Draft::Draft4),
-    ("dependentSchemas", Draft::Draft201909),
-    ("$defs", Draft::Draft201909),
+const MAP: &[(Kw, Draft)] = &[
+    (Kw::Properties, Draft::Draft4),
+    (Kw::PatternProperties, Draft::Draft4),
+    (Kw::DependentSchemas, Draft::Draft201909),
+    (Kw::Defs, Draft::Draft201909),
 ];
 
-/// Calls `f(path, subschema)` for every direct subschema of `obj` in
-/// `draft` (the path is the keyword and, for arrays and maps, the key).
-pub(crate) fn for_each_subschema<'a>(obj: &'a Map<String, Value>, draft: Draft, mut f: impl FnMut(&[&str], &'a Value)) {
+/// Calls `f(path, subschema)` for every direct subschema of the schema
+/// object whose keywords are `keywords`, in `draft` (the path is the
+/// keyword and, for arrays and maps, the key).
+fn for_each_subschema<'a>(keywords: &KeywordTable<'a>, draft: Draft, mut f: impl FnMut(&[&str], &'a Value)) {
     let is_schema = |v: &Value| v.is_object() || v.is_boolean();
-    for (kw, since) in SINGLE {
-        if draft >= *since {
-            if let Some(v) = obj.get(*kw).filter(|v| is_schema(v)) {
-                f(&[kw], v);
+    let get = |kw: Kw| keywords.get(kw);
+    for &(kw, since) in SINGLE {
+        if draft >= since {
+            if let Some(v) = get(kw).filter(|v| is_schema(v)) {
+                f(&[kw.name()], v);
             }
         }
     }
-    for (kw, since) in ARRAY {
-        if draft >= *since {
-            if let Some(Value::Array(items)) = obj.get(*kw) {
+    for &(kw, since) in ARRAY {
+        if draft >= since {
+            if let Some(Value::Array(items)) = get(kw) {
                 for (i, v) in items.iter().enumerate().filter(|(_, v)| is_schema(v)) {
-                    f(&[kw, &i.to_string()], v);
+                    f(&[kw.name(), IndexToken::new(i).as_str()], v);
                 }
             }
         }
     }
-    for (kw, since) in MAP {
-        if draft >= *since {
-            if let Some(Value::Object(map)) = obj.get(*kw) {
+    for &(kw, since) in MAP {
+        if draft >= since {
+            if let Some(Value::Object(map)) = get(kw) {
                 for (k, v) in map.iter().filter(|(_, v)| is_schema(v)) {
-                    f(&[kw, k], v);
+                    f(&[kw.name(), k], v);
                 }
             }
         }
     }
     // `items`: one schema, or (before 2020-12) an array of them.
-    match obj.get("items") {
+    match get(Kw::Items) {
         Some(v) if is_schema(v) => f(&["items"], v),
         Some(Value::Array(items)) if draft <= Draft::Draft201909 => {
             for (i, v) in items.iter().enumerate().filter(|(_, v)| is_schema(v)) {
-                f(&["items", &i.to_string()], v);
+                f(&["items", IndexToken::new(i).as_str()], v);
             }
         }
         _ => {}
     }
     if draft <= Draft::Draft201909 {
-        if let Some(v) = obj.get("additionalItems").filter(|v| is_schema(v)) {
+        if let Some(v) = get(Kw::AdditionalItems).filter(|v| is_schema(v)) {
             f(&["additionalItems"], v);
         }
     }
     if draft <= Draft::Draft7 {
-        if let Some(Value::Object(map)) = obj.get("definitions") {
+        if let Some(Value::Object(map)) = get(Kw::Definitions) {
             for (k, v) in map.iter().filter(|(_, v)| is_schema(v)) {
                 f(&["definitions", k], v);
             }
         }
     }
     // `dependencies` (schema form) is kept in every draft for compatibility.
-    if let Some(Value::Object(map)) = obj.get("dependencies") {
+    if let Some(Value::Object(map)) = get(Kw::Dependencies) {
         for (k, v) in map.iter().filter(|(_, v)| is_schema(v)) {
             f(&["dependencies", k], v);
         }

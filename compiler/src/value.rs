@@ -408,20 +408,40 @@ pub fn size_at_most(value: &Value, limit: usize) -> usize {
 /// The nesting depth of a value (a scalar has depth 0), stopping once
 /// `limit` is passed.
 pub fn depth_at_most(value: &Value, limit: usize) -> usize {
-    let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
+    shape_at_most(value, limit).0
+}
+
+/// [`depth_at_most`], with the number of arrays and objects seen (all of
+/// them unless the walk stopped past `limit`).
+pub(crate) fn shape_at_most(value: &Value, limit: usize) -> (usize, usize) {
+    let nested = |x: &&Value| x.is_array() || x.is_object();
+    // Only containers are stacked: a container's children, scalars
+    // included, are one level deeper than it.
+    let mut stack: Vec<(&Value, usize)> = Vec::with_capacity(64);
+    stack.push((value, 0));
     let mut max = 0;
+    let mut containers = 0;
     while let Some((v, d)) = stack.pop() {
-        max = max.max(d);
-        if max > limit {
-            break;
-        }
-        match v {
-            Value::Array(items) => stack.extend(items.iter().map(|x| (x, d + 1))),
-            Value::Object(map) => stack.extend(map.values().map(|x| (x, d + 1))),
-            _ => {}
+        containers += usize::from(nested(&v));
+        let non_empty = match v {
+            Value::Array(items) => {
+                stack.extend(items.iter().filter(nested).map(|x| (x, d + 1)));
+                !items.is_empty()
+            }
+            Value::Object(map) => {
+                stack.extend(map.values().filter(nested).map(|x| (x, d + 1)));
+                !map.is_empty()
+            }
+            _ => false,
+        };
+        if non_empty {
+            max = max.max(d + 1);
+            if max > limit {
+                break;
+            }
         }
     }
-    max
+    (max, containers)
 }
 
 #[cfg(test)]
@@ -470,6 +490,22 @@ mod tests {
         assert_ne!(h(json!([1, 2])), h(json!([2, 1])));
         assert_ne!(h(json!({"a": 1})), h(json!({"b": 1})));
         assert_eq!(hash(&json!([1, [2, 3]]), &s).1, 5);
+    }
+
+    #[test]
+    fn depth_counts_scalars_and_stops_past_the_limit() {
+        for (v, depth) in [
+            (json!(1), 0),
+            (json!([]), 0),
+            (json!({}), 0),
+            (json!([1]), 1),
+            (json!([[]]), 1),
+            (json!({"a": [1, {"b": {}}]}), 3),
+            (json!({"a": [1, {"b": {"c": null}}], "d": 0}), 4),
+        ] {
+            assert_eq!(depth_at_most(&v, 10), depth, "{v}");
+            assert_eq!(depth_at_most(&v, 0), depth.min(1), "{v}");
+        }
     }
 
     #[test]

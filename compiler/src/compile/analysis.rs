@@ -12,8 +12,46 @@ use crate::bytecode::*;
 use crate::error::{CompileError, CompileErrorKind};
 use crate::value::{JsonType, TypeSet};
 
-/// Runs the checks and sets node flags.
-pub(super) fn check_and_flag(program: &mut Program) -> Result<(), CompileError> {
+/// Successor lists of every node, decoded once: node `i`'s are
+/// `targets[at[i]..at[i + 1]]`.
+pub(super) struct Adjacency {
+    at: Vec<usize>,
+    targets: Vec<NodeId>,
+}
+
+impl Adjacency {
+    /// The lists `successors` (which clears its output first) gives.
+    pub(super) fn new(program: &Program, successors: fn(&Program, NodeId, &mut Vec<NodeId>)) -> Adjacency {
+        let n = program.nodes.len();
+        let mut adjacency = Adjacency { at: Vec::with_capacity(n + 1), targets: Vec::with_capacity(n) };
+        adjacency.at.push(0);
+        let mut succ = Vec::new();
+        for i in 0..n {
+            successors(program, NodeId(i as u32), &mut succ);
+            adjacency.targets.extend_from_slice(&succ);
+            adjacency.at.push(adjacency.targets.len());
+        }
+        adjacency
+    }
+
+    /// The in-place successors of every node ([`in_place_successors`]).
+    pub(super) fn in_place(program: &Program) -> Adjacency {
+        Adjacency::new(program, in_place_successors)
+    }
+
+    /// The successors of `id`.
+    pub(super) fn of(&self, id: NodeId) -> &[NodeId] {
+        let i = id.index();
+        match (self.at.get(i), self.at.get(i + 1)) {
+            (Some(&start), Some(&end)) => self.targets.get(start..end).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+}
+
+/// Runs the checks and sets node flags; `in_place` is
+/// [`Adjacency::in_place`] of the program.
+pub(super) fn check_and_flag(program: &mut Program, in_place: &Adjacency) -> Result<(), CompileError> {
     for node in &mut program.nodes {
         if node.code_start == node.code_end {
             node.flags.insert(NodeFlags::ALWAYS_VALID);
@@ -21,7 +59,7 @@ pub(super) fn check_and_flag(program: &mut Program) -> Result<(), CompileError> 
             node.flags.insert(NodeFlags::ALWAYS_INVALID);
         }
     }
-    find_unguarded_cycle(program)?;
+    find_unguarded_cycle(program, in_place)?;
     mark_cheap(program);
     mark_bounded(program);
     mark_admitted_types(program);
@@ -165,7 +203,8 @@ fn code_range(node: &Node) -> std::ops::Range<usize> {
     node.code_start as usize..node.code_end as usize
 }
 
-/// Every node `id` may apply, in place or to a child or detached value.
+/// Every node `id` may apply, in place or to a child or detached value
+/// (clears `out` first).
 fn all_successors(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
     in_place_successors(program, id, out);
     for instr in program.code(id) {
@@ -194,7 +233,8 @@ fn all_successors(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
 /// ([`NodeFlags::BOUNDED`]): their evaluation nests at most as deep as the
 /// schema, whatever the instance.
 fn mark_bounded(program: &mut Program) {
-    let unbounded = Components::new(program).reaching_cycles();
+    let successors = Adjacency::new(program, all_successors);
+    let unbounded = Components::new(program.nodes.len(), &successors).reaching_cycles();
     for (node, u) in program.nodes.iter_mut().zip(unbounded) {
         if !u {
             node.flags.insert(NodeFlags::BOUNDED);
@@ -205,7 +245,8 @@ fn mark_bounded(program: &mut Program) {
 /// Strongly connected components of the whole program graph, by an
 /// iterative Tarjan's algorithm (which closes components sinks first).
 struct Components<'p> {
-    program: &'p Program,
+    successors: &'p Adjacency,
+    nodes: usize,
     index: Vec<Option<u32>>,
     low: Vec<u32>,
     on_stack: Vec<bool>,
@@ -216,10 +257,10 @@ struct Components<'p> {
 }
 
 impl<'p> Components<'p> {
-    fn new(program: &'p Program) -> Self {
-        let n = program.nodes.len();
+    fn new(n: usize, successors: &'p Adjacency) -> Self {
         Components {
-            program,
+            successors,
+            nodes: n,
             index: vec![None; n],
             low: vec![0; n],
             on_stack: vec![false; n],
@@ -229,13 +270,7 @@ impl<'p> Components<'p> {
         }
     }
 
-    fn successors(&self, id: NodeId) -> Vec<NodeId> {
-        let mut out = Vec::new();
-        all_successors(self.program, id, &mut out);
-        out
-    }
-
-    fn open(&mut self, v: NodeId, frames: &mut Vec<(NodeId, Vec<NodeId>, usize)>) {
+    fn open(&mut self, v: NodeId, frames: &mut Vec<(NodeId, usize)>) {
         let i = v.index();
         if let (Some(x), Some(l), Some(o)) = (self.index.get_mut(i), self.low.get_mut(i), self.on_stack.get_mut(i)) {
             *x = Some(self.next);
@@ -244,7 +279,7 @@ impl<'p> Components<'p> {
         }
         self.next += 1;
         self.stack.push(v);
-        frames.push((v, self.successors(v), 0));
+        frames.push((v, 0));
     }
 
     fn lower(&mut self, v: NodeId, to: u32) {
@@ -255,15 +290,16 @@ impl<'p> Components<'p> {
 
     /// Per node, whether a cycle is reachable from it.
     fn reaching_cycles(mut self) -> Vec<bool> {
-        for start in 0..self.program.nodes.len() {
+        let mut frames = Vec::new();
+        for start in 0..self.nodes {
             if self.index.get(start).is_some_and(|x| x.is_some()) {
                 continue;
             }
-            let mut frames = Vec::new();
+            frames.clear();
             self.open(NodeId(start as u32), &mut frames);
-            while let Some((v, succ, pos)) = frames.last_mut() {
+            while let Some((v, pos)) = frames.last_mut() {
                 let v = *v;
-                if let Some(&w) = succ.get(*pos) {
+                if let Some(&w) = self.successors.of(v).get(*pos) {
                     *pos += 1;
                     match self.index.get(w.index()).copied().flatten() {
                         None => self.open(w, &mut frames),
@@ -274,7 +310,7 @@ impl<'p> Components<'p> {
                 }
                 frames.pop();
                 let low_v = self.low.get(v.index()).copied().unwrap_or(0);
-                if let Some((parent, _, _)) = frames.last() {
+                if let Some((parent, _)) = frames.last() {
                     let parent = *parent;
                     self.lower(parent, low_v);
                 }
@@ -290,27 +326,24 @@ impl<'p> Components<'p> {
     /// reachable if the component is one, or a finished successor reaches
     /// one.
     fn close(&mut self, root: NodeId) {
-        let mut members = Vec::new();
-        while let Some(w) = self.stack.pop() {
-            if let Some(o) = self.on_stack.get_mut(w.index()) {
+        // The component is the top of the stack, from `root` up.
+        let start = self.stack.iter().rposition(|w| *w == root).unwrap_or(0);
+        let members = self.stack.get(start..).unwrap_or(&[]);
+        let mut reaches = members.len() > 1;
+        for &m in members {
+            if let Some(o) = self.on_stack.get_mut(m.index()) {
                 *o = false;
             }
-            members.push(w);
-            if w == root {
-                break;
-            }
-        }
-        let mut reaches = members.len() > 1;
-        for &m in &members {
-            for s in self.successors(m) {
+            for &s in self.successors.of(m) {
                 reaches |= s == m || self.unbounded.get(s.index()) == Some(&true);
             }
         }
-        for m in members {
+        for &m in members {
             if let Some(u) = self.unbounded.get_mut(m.index()) {
                 *u = reaches;
             }
         }
+        self.stack.truncate(start);
     }
 }
 
@@ -381,7 +414,7 @@ fn mark_cheap(program: &mut Program) {
 }
 
 /// The nodes `id` applies to the same instance location.
-pub(crate) fn in_place_successors(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
+fn in_place_successors(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
     out.clear();
     for instr in program.code(id) {
         match *instr {
@@ -415,7 +448,7 @@ pub(crate) fn in_place_successors(program: &Program, id: NodeId, out: &mut Vec<N
     }
 }
 
-fn find_unguarded_cycle(program: &Program) -> Result<(), CompileError> {
+fn find_unguarded_cycle(program: &Program, in_place: &Adjacency) -> Result<(), CompileError> {
     #[derive(Clone, Copy, PartialEq)]
     enum Color {
         White,
@@ -424,23 +457,21 @@ fn find_unguarded_cycle(program: &Program) -> Result<(), CompileError> {
     }
     let n = program.nodes.len();
     let mut color = vec![Color::White; n];
-    let mut succ = Vec::new();
-    // Explicit DFS stack: (node, its successors, next successor index).
-    let mut stack: Vec<(NodeId, Vec<NodeId>, usize)> = Vec::new();
+    // Explicit DFS stack: (node, next successor index).
+    let mut stack: Vec<(NodeId, usize)> = Vec::new();
     for start in 0..n {
         if color.get(start) != Some(&Color::White) {
             continue;
         }
         let start = NodeId(start as u32);
-        in_place_successors(program, start, &mut succ);
-        stack.push((start, succ.clone(), 0));
+        stack.push((start, 0));
         if let Some(c) = color.get_mut(start.index()) {
             *c = Color::Grey;
         }
         while let Some(top) = stack.last_mut() {
-            let (node, next) = match top.1.get(top.2) {
+            let (node, next) = match in_place.of(top.0).get(top.1) {
                 Some(next) => {
-                    top.2 += 1;
+                    top.1 += 1;
                     (top.0, *next)
                 }
                 None => {
@@ -455,16 +486,15 @@ fn find_unguarded_cycle(program: &Program) -> Result<(), CompileError> {
             let _ = node;
             match color.get(next.index()) {
                 Some(Color::White) => {
-                    in_place_successors(program, next, &mut succ);
-                    stack.push((next, succ.clone(), 0));
+                    stack.push((next, 0));
                     if let Some(c) = color.get_mut(next.index()) {
                         *c = Color::Grey;
                     }
                 }
                 Some(Color::Grey) => {
-                    let begin = stack.iter().position(|(id, _, _)| *id == next).unwrap_or(0);
+                    let begin = stack.iter().position(|(id, _)| *id == next).unwrap_or(0);
                     let mut cycle: Vec<String> =
-                        stack[begin..].iter().map(|(id, _, _)| program.node(*id).location().to_string()).collect();
+                        stack[begin..].iter().map(|(id, _)| program.node(*id).location().to_string()).collect();
                     cycle.push(program.node(next).location().to_string());
                     let at = cycle.first().cloned().unwrap_or_default();
                     return Err(CompileError::new(CompileErrorKind::UnguardedRecursion { cycle }, at));

@@ -5,137 +5,87 @@
 //! kept in a side table of the program, only for nodes that have any;
 //! nothing on the validation paths reads them.
 
-use serde_json::Value;
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
 
 use super::Lowerer;
 use crate::bytecode::{Annotation, NodeId};
 use crate::draft::{Draft, Vocabularies};
+use crate::keyword::{KeywordTable, Kw};
 use crate::registry::SchemaInfo;
-
-/// Every keyword some supported draft defines (the rest are unknown
-/// keywords, whose values are annotations).
-const KNOWN: &[&str] = &[
-    "$schema",
-    "$id",
-    "id",
-    "$ref",
-    "$defs",
-    "definitions",
-    "$anchor",
-    "$dynamicAnchor",
-    "$dynamicRef",
-    "$recursiveAnchor",
-    "$recursiveRef",
-    "$vocabulary",
-    "$comment",
-    "type",
-    "enum",
-    "const",
-    "multipleOf",
-    "maximum",
-    "exclusiveMaximum",
-    "minimum",
-    "exclusiveMinimum",
-    "maxLength",
-    "minLength",
-    "pattern",
-    "items",
-    "prefixItems",
-    "additionalItems",
-    "contains",
-    "minContains",
-    "maxContains",
-    "maxItems",
-    "minItems",
-    "uniqueItems",
-    "properties",
-    "patternProperties",
-    "additionalProperties",
-    "propertyNames",
-    "required",
-    "dependentRequired",
-    "dependentSchemas",
-    "dependencies",
-    "maxProperties",
-    "minProperties",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "format",
-    "contentEncoding",
-    "contentMediaType",
-    "contentSchema",
-    "title",
-    "description",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-];
 
 /// Annotation keywords: the first draft defining each, its vocabulary,
 /// and whether it annotates string instances only.
-const ANNOTATING: &[(&str, Draft, Vocabularies, bool)] = &[
-    ("title", Draft::Draft4, Vocabularies::META_DATA, false),
-    ("description", Draft::Draft4, Vocabularies::META_DATA, false),
-    ("default", Draft::Draft4, Vocabularies::META_DATA, false),
-    ("examples", Draft::Draft6, Vocabularies::META_DATA, false),
-    ("readOnly", Draft::Draft7, Vocabularies::META_DATA, false),
-    ("writeOnly", Draft::Draft7, Vocabularies::META_DATA, false),
-    ("deprecated", Draft::Draft201909, Vocabularies::META_DATA, false),
-    ("contentEncoding", Draft::Draft7, Vocabularies::CONTENT, true),
-    ("contentMediaType", Draft::Draft7, Vocabularies::CONTENT, true),
-    ("contentSchema", Draft::Draft201909, Vocabularies::CONTENT, true),
+const ANNOTATING: &[(Kw, Draft, Vocabularies, bool)] = &[
+    (Kw::Title, Draft::Draft4, Vocabularies::META_DATA, false),
+    (Kw::Description, Draft::Draft4, Vocabularies::META_DATA, false),
+    (Kw::Default, Draft::Draft4, Vocabularies::META_DATA, false),
+    (Kw::Examples, Draft::Draft6, Vocabularies::META_DATA, false),
+    (Kw::ReadOnly, Draft::Draft7, Vocabularies::META_DATA, false),
+    (Kw::WriteOnly, Draft::Draft7, Vocabularies::META_DATA, false),
+    (Kw::Deprecated, Draft::Draft201909, Vocabularies::META_DATA, false),
+    (Kw::ContentEncoding, Draft::Draft7, Vocabularies::CONTENT, true),
+    (Kw::ContentMediaType, Draft::Draft7, Vocabularies::CONTENT, true),
+    (Kw::ContentSchema, Draft::Draft201909, Vocabularies::CONTENT, true),
 ];
 
 impl Lowerer<'_, '_> {
-    /// Records the static annotations of schema `value`, compiled as node
-    /// `id`, if it has any.
-    pub(super) fn collect_annotations(&mut self, id: NodeId, value: &Value, info: &SchemaInfo) {
+    /// Records the static annotations of schema object `obj` (whose
+    /// keywords are `table`), compiled as node `id`, if it has any.
+    pub(super) fn collect_annotations(
+        &mut self,
+        id: NodeId,
+        obj: &Map<String, Value>,
+        table: &KeywordTable<'_>,
+        info: &SchemaInfo,
+    ) {
         if self.options.skip_annotations {
             return;
         }
-        let set = static_annotations(value, info);
+        let set = static_annotations(obj, table, info);
         if !set.is_empty() {
             self.annotations.push((id, set.into_boxed_slice()));
         }
     }
 }
 
-/// The static annotations of one schema object in its dialect.
-fn static_annotations(value: &Value, info: &SchemaInfo) -> Vec<Annotation> {
-    let Value::Object(obj) = value else { return Vec::new() };
+/// The static annotations of one schema object in its dialect: the
+/// annotation keywords in [`ANNOTATING`] order, `format`, then the
+/// keywords no supported draft defines (every other known keyword is
+/// compiled, or is an identifier, or holds subschemas).
+fn static_annotations(obj: &Map<String, Value>, table: &KeywordTable<'_>, info: &SchemaInfo) -> Vec<Annotation> {
     let d = info.dialect;
     // Up to draft-07, `$ref` makes its siblings inert.
-    if d.draft.ref_overrides_siblings() && obj.contains_key("$ref") {
+    if d.draft.ref_overrides_siblings() && table.has(Kw::Ref) {
         return Vec::new();
     }
     let mut set = Vec::new();
-    let mut add = |keyword: &str, value: &Value, strings_only: bool| {
-        set.push(Annotation { keyword: keyword.into(), value: value.clone(), strings_only });
+    let mut add = |keyword: Cow<'static, str>, value: &Value, strings_only: bool| {
+        // Each annotation is a distinct key: `obj.len()` bounds them (the
+        // caller boxes the set, dropping what is left).
+        if set.capacity() == 0 {
+            set.reserve_exact(obj.len());
+        }
+        set.push(Annotation { keyword, value: value.clone(), strings_only });
     };
     for &(keyword, since, vocab, strings_only) in ANNOTATING {
         // `contentSchema` means nothing without `contentMediaType`.
         let applies = d.draft >= since
             && d.vocab.contains(vocab)
-            && (keyword != "contentSchema" || obj.contains_key("contentMediaType"));
-        if let Some(v) = obj.get(keyword).filter(|_| applies) {
-            add(keyword, v, strings_only);
+            && (keyword != Kw::ContentSchema || table.has(Kw::ContentMediaType));
+        if let Some(v) = table.get(keyword).filter(|_| applies) {
+            add(Cow::Borrowed(keyword.name()), v, strings_only);
         }
     }
-    if let Some(v @ Value::String(_)) = obj.get("format").filter(|_| Lowerer::active(d, "format")) {
-        add("format", v, false);
+    if let Some(v @ Value::String(_)) = table.get(Kw::Format).filter(|_| Lowerer::active(d, Kw::Format)) {
+        add(Cow::Borrowed(Kw::Format.name()), v, false);
     }
-    for (k, v) in obj {
-        if !KNOWN.contains(&k.as_str()) {
-            add(k, v, false);
+    if table.has_unknown() {
+        for (k, v) in obj {
+            if Kw::from_name(k).is_none() {
+                add(Cow::Owned(k.clone()), v, false);
+            }
         }
     }
     set

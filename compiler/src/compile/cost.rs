@@ -31,34 +31,63 @@
 use std::collections::HashMap;
 
 use crate::bytecode::*;
-use crate::compile::analysis::in_place_successors;
+use crate::compile::analysis::Adjacency;
 use crate::error::{CompileError, CompileErrorKind};
+use crate::hash::IdMap;
 use crate::options::Limits;
 
 /// Where a descending application lands, for deciding whether two of
 /// them can reach the same child.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Child<'p> {
-    /// A named property.
-    Key(&'p str),
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Child {
+    /// A named property, by its [`ChildIds`] id.
+    Key(u32),
     /// Any property (patterns, additional, unevaluated).
     AnyKey,
-    /// A positional item.
-    Index(usize),
+    /// A positional item, by its [`ChildIds`] id.
+    Index(u32),
     /// Any item (rest items, contains, unevaluated).
     AnyItem,
 }
 
+/// Dense ids for the property names and item positions the program's
+/// descending edges name, one id space for both: grouping landings by
+/// child then indexes a table instead of hashing names per location.
+#[derive(Default)]
+struct ChildIds<'p> {
+    keys: HashMap<&'p str, u32>,
+    indices: IdMap<usize, u32>,
+    count: u32,
+}
+
+impl<'p> ChildIds<'p> {
+    fn next(count: &mut u32) -> u32 {
+        let id = *count;
+        *count = count.saturating_add(1);
+        id
+    }
+
+    fn key(&mut self, name: &'p str) -> Child {
+        let count = &mut self.count;
+        Child::Key(*self.keys.entry(name).or_insert_with(|| ChildIds::next(count)))
+    }
+
+    fn index(&mut self, i: usize) -> Child {
+        let count = &mut self.count;
+        Child::Index(*self.indices.entry(i).or_insert_with(|| ChildIds::next(count)))
+    }
+}
+
 /// Appends the nodes `id` applies to children of the instance, with the
 /// child.
-fn descending_edges<'p>(program: &'p Program, id: NodeId, out: &mut Vec<(Child<'p>, NodeId)>) {
+fn descending_edges<'p>(program: &'p Program, id: NodeId, ids: &mut ChildIds<'p>, out: &mut Vec<(Child, NodeId)>) {
     for instr in program.code(id) {
         match *instr {
             Instr::Object(o) => {
                 let o = program.object(o);
                 for (name, e) in o.names.keys().zip(o.entries.iter()) {
                     if let Some(n) = e.schema {
-                        out.push((Child::Key(name), n));
+                        out.push((ids.key(name), n));
                     }
                 }
                 out.extend(o.patterns.iter().map(|(_, n)| (Child::AnyKey, *n)));
@@ -66,7 +95,9 @@ fn descending_edges<'p>(program: &'p Program, id: NodeId, out: &mut Vec<(Child<'
             }
             Instr::Array(a) => {
                 let a = program.array(a);
-                out.extend(a.prefix.iter().enumerate().map(|(i, n)| (Child::Index(i), *n)));
+                for (i, n) in a.prefix.iter().enumerate() {
+                    out.push((ids.index(i), *n));
+                }
                 out.extend(a.rest.map(|n| (Child::AnyItem, n)));
                 out.extend(a.contains.map(|c| (Child::AnyItem, c.node)));
             }
@@ -97,12 +128,12 @@ fn detached_entries(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
 /// target's location, so each target is walked once however many entries
 /// reference it (large schemas reference one big `oneOf` from hundreds of
 /// places).
-pub(super) fn analyze(program: &mut Program, limits: &Limits) -> Result<(), CompileError> {
+pub(super) fn analyze(program: &mut Program, in_place: &Adjacency, limits: &Limits) -> Result<(), CompileError> {
     let n = program.nodes.len();
     let mut memo = vec![false; n];
     let mut costs = vec![NodeCost::default(); n];
-    let graph = Graph::new(program);
-    let mut walk = Walk::new(n, limits.max_analysis_work);
+    let graph = Graph::new(program, in_place);
+    let mut walk = Walk::new(&graph, n, limits.max_analysis_work);
     let mut walked: Vec<Option<NodeCost>> = vec![None; n];
     for entry in entries(program, &graph) {
         let (target, hops) = forwarded(program, entry);
@@ -147,11 +178,14 @@ fn walk_entry(
     limits: &Limits,
 ) -> Result<NodeCost, CompileError> {
     let too_much = |w| limit(program, entry, "max_analysis_work", w, limits.max_analysis_work);
-    let mut landings = Vec::new();
-    let cost = walk.location(graph, &[(entry, 1)], memo, Some(&mut landings)).map_err(too_much)?;
+    let mut landings = std::mem::take(&mut walk.landings);
+    landings.clear();
+    let cost = walk.location(graph, &[(entry, 1)], &[], memo, Some(&mut landings)).map_err(too_much)?;
     check(program, entry, cost, limits)?;
-    for group in coinciding_groups(&landings, walk).map_err(too_much)? {
-        let cost = walk.location(graph, &group, memo, None).map_err(too_much)?;
+    let groups = coinciding_groups(&landings, walk).map_err(too_much)?;
+    walk.landings = landings;
+    for (group, leaves) in groups.iter() {
+        let cost = walk.location(graph, group, leaves, memo, None).map_err(too_much)?;
         check(program, entry, cost, limits)?;
     }
     Ok(cost)
@@ -212,120 +246,205 @@ fn entries(program: &Program, graph: &Graph<'_>) -> Vec<NodeId> {
 
 /// Applications to children of one location: (child, node, number of
 /// evaluations).
-type Landings<'p> = Vec<(Child<'p>, NodeId, u64)>;
+type Landings = Vec<(Child, NodeId, u64)>;
+
+/// A root of a location: a node and its number of evaluations.
+type Root = (NodeId, u64);
+
+/// Groups of location roots, (node, evaluations) each, stored end to
+/// end: group `i` is `roots[ends[i - 1]..ends[i]]`, followed by the lone
+/// leaves `wild[tails[i]]` when `tails[i]` is set.
+#[derive(Default)]
+struct Groups {
+    roots: Vec<(NodeId, u64)>,
+    ends: Vec<usize>,
+    tails: Vec<Option<usize>>,
+    /// The key and item wildcard landings, merged, when all of a kind's
+    /// are lone leaves ([`Walk::lone`]); empty otherwise.
+    wild: [Vec<(NodeId, u64)>; 2],
+}
+
+impl Groups {
+    /// Each group's roots and trailing lone leaves.
+    fn iter(&self) -> impl Iterator<Item = (&[Root], &[Root])> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).zip(&self.tails).map(|((start, &end), tail)| {
+            let leaves = tail.and_then(|k| self.wild.get(k)).map_or(&[][..], |w| &w[..]);
+            (self.roots.get(start..end).unwrap_or(&[]), leaves)
+        })
+    }
+}
+
+/// Merges `parts` into `roots` (first appearance order, weights of a
+/// node summed), using `root_at` as scratch.
+fn merge_roots(parts: [&[(NodeId, u64)]; 2], root_at: &mut [usize], roots: &mut Vec<(NodeId, u64)>) {
+    let start = roots.len();
+    for &(node, weight) in parts.iter().flat_map(|p| p.iter()) {
+        let Some(at) = root_at.get_mut(node.index()) else { continue };
+        match roots.get_mut(*at) {
+            Some((_, w)) => *w = w.saturating_add(weight),
+            None => {
+                *at = roots.len();
+                roots.push((node, weight));
+            }
+        }
+    }
+    for (node, _) in roots.get(start..).unwrap_or(&[]) {
+        if let Some(at) = root_at.get_mut(node.index()) {
+            *at = usize::MAX;
+        }
+    }
+}
 
 /// Groups of landings that may hit the same child, when a group holds
 /// more than one evaluation: as (node, evaluations) roots of a location.
 /// A group is a named child (a property or index) with the wildcard
 /// applications of its kind, or a wildcard kind alone.
 /// Building them is charged to the walk's work (`Err` when it runs out).
-fn coinciding_groups(landings: &Landings<'_>, walk: &mut Walk) -> Result<Vec<Vec<(NodeId, u64)>>, u64> {
-    // Landings by child, in first-seen order; wildcards by kind.
-    let mut named: Vec<(Child<'_>, Vec<(NodeId, u64)>)> = Vec::new();
-    let mut slot: HashMap<Child<'_>, usize> = HashMap::new();
+fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64> {
+    if landings.is_empty() {
+        return Ok(Groups::default());
+    }
+    // Named landings by child in first-seen order (a stable sort by the
+    // child's rank keeps each child's landings in order); wildcards by kind.
+    let mut named: Vec<(usize, NodeId, u64)> = Vec::new();
+    let mut ranked: Vec<Child> = Vec::new();
     let (mut any_key, mut any_item) = (Vec::new(), Vec::new());
     for &(c, node, weight) in landings {
         match c {
             Child::AnyKey => any_key.push((node, weight)),
             Child::AnyItem => any_item.push((node, weight)),
-            Child::Key(_) | Child::Index(_) => {
-                let i = *slot.entry(c).or_insert_with(|| {
-                    named.push((c, Vec::new()));
-                    named.len() - 1
-                });
-                if let Some((_, list)) = named.get_mut(i) {
-                    list.push((node, weight));
+            Child::Key(id) | Child::Index(id) => {
+                let Some(rank) = walk.child_rank.get_mut(id as usize) else { continue };
+                if *rank == usize::MAX {
+                    *rank = ranked.len();
+                    ranked.push(c);
                 }
+                named.push((*rank, node, weight));
             }
         }
     }
-    let mut groups = Vec::new();
-    let mut add = |parts: [&[(NodeId, u64)]; 2]| -> Result<(), u64> {
-        walk.work = walk.work.saturating_add(parts.iter().map(|p| p.len() as u64).sum());
+    for c in &ranked {
+        if let Child::Key(id) | Child::Index(id) = c {
+            if let Some(rank) = walk.child_rank.get_mut(*id as usize) {
+                *rank = usize::MAX;
+            }
+        }
+    }
+    named.sort_by_key(|(rank, _, _)| *rank);
+    let runs: Vec<(NodeId, u64)> = named.iter().map(|&(_, node, weight)| (node, weight)).collect();
+    let mut groups = Groups::default();
+    // A named child's group is its landings plus the wildcards of its
+    // kind. When those wildcards are all lone leaves and none of them is
+    // among the child's landings, they are kept once per entry, merged,
+    // and walked as the group's trailing leaves (see `Walk::location`):
+    // the same roots in the same order, without copying them per child.
+    let wildcards = [&any_key, &any_item];
+    for (kind, wildcard) in wildcards.iter().enumerate().filter(|(_, w)| !w.is_empty() && !ranked.is_empty()) {
+        let mut merged = Vec::new();
+        merge_roots([wildcard, &[]], &mut walk.root_at, &mut merged);
+        if merged.iter().all(|(n, _)| walk.lone.get(n.index()) == Some(&true)) {
+            for (n, _) in &merged {
+                if let Some(tag) = walk.wild.get_mut(n.index()) {
+                    *tag = Some(kind);
+                }
+            }
+            if let Some(w) = groups.wild.get_mut(kind) {
+                *w = merged;
+            }
+        }
+    }
+    let wild_totals = wildcards.map(|w| w.iter().fold(0u64, |t, (_, w)| t.saturating_add(*w)));
+    let mut add = |list: &[(NodeId, u64)], kind: usize, with_wildcards: bool| -> Result<(), u64> {
+        let wildcard: &[(NodeId, u64)] = if with_wildcards { wildcards.get(kind).map_or(&[], |w| w) } else { &[] };
+        walk.work = walk.work.saturating_add(list.len() as u64 + wildcard.len() as u64);
         if walk.work > walk.max_work {
             return Err(walk.work);
         }
-        let total = parts.iter().flat_map(|p| p.iter()).fold(0u64, |t, (_, w)| t.saturating_add(*w));
+        let wild_total = if with_wildcards { wild_totals.get(kind).copied().unwrap_or(0) } else { 0 };
+        let total = list.iter().fold(0u64, |t, (_, w)| t.saturating_add(*w)).saturating_add(wild_total);
         if total < 2 {
             return Ok(());
         }
-        let mut roots: Vec<(NodeId, u64)> = Vec::new();
-        for &(node, weight) in parts.iter().flat_map(|p| p.iter()) {
-            let Some(at) = walk.root_at.get_mut(node.index()) else { continue };
-            match roots.get_mut(*at) {
-                Some((_, w)) => *w = w.saturating_add(weight),
-                None => {
-                    *at = roots.len();
-                    roots.push((node, weight));
-                }
-            }
-        }
-        for (node, _) in &roots {
-            if let Some(at) = walk.root_at.get_mut(node.index()) {
-                *at = usize::MAX;
-            }
-        }
-        groups.push(roots);
+        let trailing = with_wildcards
+            && !wildcard.is_empty()
+            && groups.wild.get(kind).is_some_and(|w| !w.is_empty())
+            && list.iter().all(|(n, _)| walk.wild.get(n.index()).copied().flatten() != Some(kind));
+        let parts = if trailing { [list, &[]] } else { [list, wildcard] };
+        merge_roots(parts, &mut walk.root_at, &mut groups.roots);
+        groups.ends.push(groups.roots.len());
+        groups.tails.push(trailing.then_some(kind));
         Ok(())
     };
-    add([&any_key, &[]])?;
-    add([&any_item, &[]])?;
-    for (c, list) in &named {
-        let wildcard = if matches!(c, Child::Key(_)) { &any_key } else { &any_item };
-        add([list, wildcard])?;
+    add(&any_key, 0, false)?;
+    add(&any_item, 1, false)?;
+    let mut start = 0;
+    for (rank, c) in ranked.iter().enumerate() {
+        let len = named.get(start..).map_or(0, |rest| rest.iter().take_while(|(r, _, _)| *r == rank).count());
+        let list = runs.get(start..start + len).unwrap_or(&[]);
+        start += len;
+        let kind = if matches!(c, Child::Key(_)) { 0 } else { 1 };
+        add(list, kind, true)?;
+    }
+    for (n, _) in groups.wild.iter().flatten() {
+        if let Some(tag) = walk.wild.get_mut(n.index()) {
+            *tag = None;
+        }
     }
     Ok(groups)
 }
 
 /// The program's in-place successors and descending edges, decoded once:
-/// node `i`'s are `succ[succ_at[i]..succ_at[i + 1]]` and
-/// `edges[edge_at[i]..edge_at[i + 1]]`.
-struct Graph<'p> {
-    succ_at: Vec<usize>,
-    succ: Vec<NodeId>,
+/// node `i`'s edges are `edges[edge_at[i]..edge_at[i + 1]]`.
+struct Graph<'a> {
+    in_place: &'a Adjacency,
     edge_at: Vec<usize>,
-    edges: Vec<(Child<'p>, NodeId)>,
+    edges: Vec<(Child, NodeId)>,
+    /// How many [`ChildIds`] the edges use.
+    children: usize,
 }
 
-impl<'p> Graph<'p> {
-    fn new(program: &'p Program) -> Graph<'p> {
+impl<'a> Graph<'a> {
+    fn new(program: &Program, in_place: &'a Adjacency) -> Graph<'a> {
         let n = program.nodes.len();
-        let mut graph = Graph {
-            succ_at: Vec::with_capacity(n + 1),
-            succ: Vec::with_capacity(n),
-            edge_at: Vec::with_capacity(n + 1),
-            edges: Vec::with_capacity(n),
-        };
-        graph.succ_at.push(0);
+        let mut graph =
+            Graph { in_place, edge_at: Vec::with_capacity(n + 1), edges: Vec::with_capacity(n), children: 0 };
         graph.edge_at.push(0);
-        let mut succ = Vec::new();
+        let names = program.objects.iter().map(|o| o.names.len()).sum();
+        let mut ids = ChildIds { keys: HashMap::with_capacity(names), ..ChildIds::default() };
         for i in 0..n {
             let id = NodeId(i as u32);
-            in_place_successors(program, id, &mut succ);
-            graph.succ.extend_from_slice(&succ);
-            graph.succ_at.push(graph.succ.len());
-            descending_edges(program, id, &mut graph.edges);
+            descending_edges(program, id, &mut ids, &mut graph.edges);
             graph.edge_at.push(graph.edges.len());
         }
+        graph.children = ids.count as usize;
         graph
     }
 
-    /// The run of `id` in a table indexed by `at`.
-    fn run<'g, T>(at: &[usize], table: &'g [T], id: NodeId) -> &'g [T] {
+    fn successors(&self, id: NodeId) -> &[NodeId] {
+        self.in_place.of(id)
+    }
+
+    fn edges(&self, id: NodeId) -> &[(Child, NodeId)] {
         let i = id.index();
-        match (at.get(i), at.get(i + 1)) {
-            (Some(&start), Some(&end)) => table.get(start..end).unwrap_or(&[]),
+        match (self.edge_at.get(i), self.edge_at.get(i + 1)) {
+            (Some(&start), Some(&end)) => self.edges.get(start..end).unwrap_or(&[]),
             _ => &[],
         }
     }
+}
 
-    fn successors(&self, id: NodeId) -> &[NodeId] {
-        Graph::run(&self.succ_at, &self.succ, id)
-    }
-
-    fn edges(&self, id: NodeId) -> &[(Child<'p>, NodeId)] {
-        Graph::run(&self.edge_at, &self.edges, id)
-    }
+/// Per-node state of the walk at the current location.
+#[derive(Debug, Clone, Copy, Default)]
+struct Mark {
+    /// Paths with memoization (what the VM does).
+    paths: u64,
+    /// Paths without (a naive evaluator, for reporting).
+    raw: u64,
+    /// Longest in-place chain.
+    depth: u32,
+    /// Visited.
+    seen: bool,
 }
 
 /// The per-location walk, with the analysis's work accounting. Its
@@ -334,99 +453,123 @@ impl<'p> Graph<'p> {
 struct Walk {
     work: u64,
     max_work: u64,
-    /// Per node: paths with memoization (what the VM does), without (a
-    /// naive evaluator, for reporting), longest in-place chain, visited.
-    paths: Vec<u64>,
-    raw: Vec<u64>,
-    depth: Vec<u32>,
-    seen: Vec<bool>,
-    /// Nodes whose entries above are set.
+    marks: Vec<Mark>,
+    /// Nodes whose marks are set.
     touched: Vec<NodeId>,
     /// Per node: its index in the group being built by
     /// [`coinciding_groups`] (`usize::MAX` outside it).
     root_at: Vec<usize>,
+    /// Per [`ChildIds`] id: its rank among the named children of the
+    /// landings [`coinciding_groups`] is sorting (`usize::MAX` outside it).
+    child_rank: Vec<usize>,
+    /// Per node: a lone leaf, applying nothing in place or to children
+    /// and applied in place by no node. A location's closure can reach
+    /// such a node only as one of its roots.
+    lone: Vec<bool>,
+    /// Per node: the wildcard kind whose merged lone leaves
+    /// [`coinciding_groups`] holds it in (`None` outside it).
+    wild: Vec<Option<usize>>,
     /// The last location's closure in topological order, and the
     /// depth-first search's stack of (node, next successor): buffers
     /// reused across locations.
     order: Vec<NodeId>,
     stack: Vec<(NodeId, usize)>,
+    /// An entry's landings: a buffer reused across entries.
+    landings: Landings,
 }
 
 impl Walk {
-    fn new(nodes: usize, max_work: u64) -> Walk {
+    fn new(graph: &Graph<'_>, nodes: usize, max_work: u64) -> Walk {
+        let mut lone: Vec<bool> = (0..nodes)
+            .map(|i| {
+                let id = NodeId(i as u32);
+                graph.successors(id).is_empty() && graph.edges(id).is_empty()
+            })
+            .collect();
+        for i in 0..nodes {
+            for s in graph.successors(NodeId(i as u32)) {
+                if let Some(l) = lone.get_mut(s.index()) {
+                    *l = false;
+                }
+            }
+        }
         Walk {
             work: 0,
             max_work,
-            paths: vec![0; nodes],
-            raw: vec![0; nodes],
-            depth: vec![0; nodes],
-            seen: vec![false; nodes],
+            marks: vec![Mark::default(); nodes],
             touched: Vec::new(),
             root_at: vec![usize::MAX; nodes],
+            child_rank: vec![usize::MAX; graph.children],
+            lone,
+            wild: vec![None; nodes],
             order: Vec::new(),
             stack: Vec::new(),
+            landings: Vec::new(),
         }
     }
 
     /// Clears what the last location set.
     fn reset(&mut self) {
         for id in self.touched.drain(..) {
-            let i = id.index();
-            for slot in [self.paths.get_mut(i), self.raw.get_mut(i)].into_iter().flatten() {
-                *slot = 0;
-            }
-            if let Some(d) = self.depth.get_mut(i) {
-                *d = 0;
-            }
-            if let Some(s) = self.seen.get_mut(i) {
-                *s = false;
+            if let Some(m) = self.marks.get_mut(id.index()) {
+                *m = Mark::default();
             }
         }
     }
 
-    /// Evaluations at one location starting from `roots` (node, times):
-    /// memoizes nodes reached twice, and returns the location's cost,
-    /// appending its applications to children to `landings` if asked.
-    /// `Err` carries the work done when the analysis budget runs out.
-    fn location<'p>(
+    /// Evaluations at one location starting from `roots` (node, times)
+    /// and then `leaves`: memoizes nodes reached twice, and returns the
+    /// location's cost, appending its applications to children to
+    /// `landings` if asked. `Err` carries the work done when the analysis
+    /// budget runs out.
+    ///
+    /// `leaves` are distinct lone leaves ([`Walk::lone`]) not among
+    /// `roots`: nothing reaches them but their own weight, so each costs
+    /// its own evaluations and the one unit of work the search would
+    /// spend on it, and they are accounted without being walked.
+    fn location(
         &mut self,
-        graph: &Graph<'p>,
+        graph: &Graph<'_>,
         roots: &[(NodeId, u64)],
+        leaves: &[(NodeId, u64)],
         memo: &mut [bool],
-        mut landings: Option<&mut Landings<'p>>,
+        mut landings: Option<&mut Landings>,
     ) -> Result<NodeCost, u64> {
         self.reset();
         self.topological_order(graph, roots)?;
+        // The search checks the budget after each root, one unit per leaf.
+        if leaves.len() as u64 > self.max_work.saturating_sub(self.work) {
+            self.work = self.max_work.saturating_add(1);
+            return Err(self.work);
+        }
+        self.work += leaves.len() as u64;
         for &(r, w) in roots {
-            if let (Some(p), Some(q)) = (self.paths.get_mut(r.index()), self.raw.get_mut(r.index())) {
-                *p = p.saturating_add(w);
-                *q = q.saturating_add(w);
+            if let Some(m) = self.marks.get_mut(r.index()) {
+                m.paths = m.paths.saturating_add(w);
+                m.raw = m.raw.saturating_add(w);
             }
         }
         let mut cost = NodeCost::default();
         let order = std::mem::take(&mut self.order);
         for &x in &order {
-            let p = self.paths.get(x.index()).copied().unwrap_or(0);
-            if p >= 2 {
-                if let Some(m) = memo.get_mut(x.index()) {
-                    *m = true;
+            let Mark { paths: p, raw: naive, depth: d, .. } = self.marks.get(x.index()).copied().unwrap_or_default();
+            let memoized = match memo.get_mut(x.index()) {
+                Some(m) => {
+                    *m |= p >= 2;
+                    *m
                 }
-            }
-            let effective = if memo.get(x.index()) == Some(&true) { p.min(1) } else { p };
-            let naive = self.raw.get(x.index()).copied().unwrap_or(0);
+                None => false,
+            };
+            let effective = if memoized { p.min(1) } else { p };
             cost.fan_out = cost.fan_out.saturating_add(effective);
             cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(naive);
-            let d = self.depth.get(x.index()).copied().unwrap_or(0);
             cost.in_place_depth = cost.in_place_depth.max(d);
             let succ = graph.successors(x);
             for &y in succ {
-                let i = y.index();
-                if let (Some(py), Some(qy), Some(dy)) =
-                    (self.paths.get_mut(i), self.raw.get_mut(i), self.depth.get_mut(i))
-                {
-                    *py = py.saturating_add(effective);
-                    *qy = qy.saturating_add(naive);
-                    *dy = (*dy).max(d.saturating_add(1));
+                if let Some(m) = self.marks.get_mut(y.index()) {
+                    m.paths = m.paths.saturating_add(effective);
+                    m.raw = m.raw.saturating_add(naive);
+                    m.depth = m.depth.max(d.saturating_add(1));
                 }
             }
             let edges = graph.edges(x);
@@ -436,6 +579,17 @@ impl Walk {
             self.work += (succ.len() + edges.len()) as u64;
         }
         self.order = order;
+        for &(leaf, w) in leaves {
+            let memoized = match memo.get_mut(leaf.index()) {
+                Some(m) => {
+                    *m |= w >= 2;
+                    *m
+                }
+                None => false,
+            };
+            cost.fan_out = cost.fan_out.saturating_add(if memoized { w.min(1) } else { w });
+            cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(w);
+        }
         if self.work > self.max_work {
             return Err(self.work);
         }
@@ -444,9 +598,9 @@ impl Walk {
 
     /// Marks `id` visited; false if it already was.
     fn visit(&mut self, id: NodeId) -> bool {
-        match self.seen.get_mut(id.index()) {
-            Some(s) if !*s => {
-                *s = true;
+        match self.marks.get_mut(id.index()) {
+            Some(m) if !m.seen => {
+                m.seen = true;
                 self.touched.push(id);
                 true
             }
@@ -464,20 +618,26 @@ impl Walk {
             if !self.visit(root) {
                 continue;
             }
-            stack.clear();
-            stack.push((root, 0));
-            while let Some(top) = stack.last_mut() {
+            if graph.successors(root).is_empty() {
+                // The search below, for a node without successors.
                 self.work += 1;
-                match graph.successors(top.0).get(top.1).copied() {
-                    Some(next) => {
-                        top.1 += 1;
-                        if self.visit(next) {
-                            stack.push((next, 0));
+                post.push(root);
+            } else {
+                stack.clear();
+                stack.push((root, 0));
+                while let Some(top) = stack.last_mut() {
+                    self.work += 1;
+                    match graph.successors(top.0).get(top.1).copied() {
+                        Some(next) => {
+                            top.1 += 1;
+                            if self.visit(next) {
+                                stack.push((next, 0));
+                            }
                         }
-                    }
-                    None => {
-                        post.push(top.0);
-                        stack.pop();
+                        None => {
+                            post.push(top.0);
+                            stack.pop();
+                        }
                     }
                 }
             }
@@ -489,5 +649,46 @@ impl Walk {
         self.order = post;
         self.stack = stack;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::{CompileErrorKind, CompileOptions, Limits, compile};
+
+    /// The group of property `a` at the root location: its two `a`
+    /// subschemas plus the three `false` wildcards (lone leaves).
+    #[test]
+    fn wildcard_leaves_count_in_each_named_group() {
+        let alternative =
+            |extra: &str| json!({"properties": {"a": {"type": "string"}, extra: {}}, "additionalProperties": false});
+        let schema = json!({"anyOf": [alternative("b"), alternative("c"), {"additionalProperties": false}]});
+        let tight =
+            |max_fan_out| CompileOptions { limits: Limits { max_fan_out, ..Limits::default() }, ..Default::default() };
+        assert!(compile(&schema, &tight(5)).is_ok());
+        let err = compile(&schema, &tight(4)).unwrap_err();
+        assert!(
+            matches!(err.kind(), CompileErrorKind::LimitExceeded { limit: "max_fan_out", bound: 5, max: 4 }),
+            "{err}"
+        );
+    }
+
+    /// A definition applied twice at one location is memoized; the
+    /// wildcard it applies to each child is then reached once per child.
+    #[test]
+    fn leaves_of_a_memoized_node_are_reached_once() {
+        let schema = json!({
+            "anyOf": [{"$ref": "#/$defs/D"}, {"$ref": "#/$defs/D"}],
+            "$defs": {"D": {"properties": {"a": {"type": "string"}}, "additionalProperties": false}}
+        });
+        let program = compile(&schema, &CompileOptions::default()).unwrap();
+        let memoized: Vec<_> = program
+            .node_ids()
+            .filter(|id| program.node(*id).flags().contains(crate::bytecode::NodeFlags::MEMO))
+            .map(|id| program.node(id).location().to_string())
+            .collect();
+        assert_eq!(memoized, ["json-schema:///#/$defs/D"]);
     }
 }

@@ -24,6 +24,7 @@ use crate::bytecode::*;
 use crate::draft::{Draft, Vocabularies};
 use crate::error::{CompileError, CompileErrorKind, DEFAULT_BASE_URI};
 use crate::hash::IdMap;
+use crate::keyword::Kw;
 use crate::options::CompileOptions;
 use crate::regex::Regex;
 use crate::registry::{Dialect, Registry, ResIdx, SchemaInfo, Target};
@@ -31,15 +32,21 @@ use crate::uri::AbsoluteUri;
 
 /// Compiles `schema` into a program.
 pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Program, CompileError> {
-    check_depth(schema, DEFAULT_BASE_URI, &options.limits)?;
-    let base = AbsoluteUri::parse(DEFAULT_BASE_URI).map_err(|e| {
-        CompileError::new(CompileErrorKind::InvalidUri { value: DEFAULT_BASE_URI.into(), reason: e.reason }, "")
-    })?;
+    let containers = check_shape(schema, DEFAULT_BASE_URI, &options.limits)?;
+    // Parsed once per process.
+    static BASE: std::sync::OnceLock<Result<AbsoluteUri, CompileError>> = std::sync::OnceLock::new();
+    let base = BASE
+        .get_or_init(|| {
+            AbsoluteUri::parse(DEFAULT_BASE_URI).map_err(|e| {
+                CompileError::new(CompileErrorKind::InvalidUri { value: DEFAULT_BASE_URI.into(), reason: e.reason }, "")
+            })
+        })
+        .clone()?;
     // Retrieved documents live here, beside the borrowed ones, until the program is built.
     let retrieved = crate::retrieve::Arena::default();
     let retrieval = crate::retrieve::Session::new(&options.retrieval, &retrieved);
     let (registry, root_res) =
-        Registry::new(schema, base, &options.resources, options.default_draft, &options.limits, retrieval)?;
+        Registry::new(schema, base, &options.resources, options.default_draft, &options.limits, retrieval, containers)?;
     let mut lowerer = Lowerer::new(registry, root_res, options);
     let root = lowerer.registry.resource_root(root_res).ok_or_else(|| internal("root"))?;
     let root = lowerer.node(root)?;
@@ -50,15 +57,21 @@ pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Program, Comp
 /// Rejects a document nested deeper than [`Limits::max_schema_depth`]
 /// (measured without recursion), before anything walks it recursively.
 pub fn check_depth(document: &Value, uri: &str, limits: &crate::Limits) -> Result<(), CompileError> {
+    check_shape(document, uri, limits).map(|_| ())
+}
+
+/// [`check_depth`], returning the number of arrays and objects in the
+/// document (a bound on its subschemas, for sizing tables).
+fn check_shape(document: &Value, uri: &str, limits: &crate::Limits) -> Result<usize, CompileError> {
     let max = limits.max_schema_depth;
-    let depth = crate::value::depth_at_most(document, max);
+    let (depth, containers) = crate::value::shape_at_most(document, max);
     if depth > max {
         return Err(CompileError::new(
             CompileErrorKind::LimitExceeded { limit: "max_schema_depth", bound: depth as u64, max: max as u64 },
             format!("{uri}#"),
         ));
     }
-    Ok(())
+    Ok(containers)
 }
 
 fn internal(what: &str) -> CompileError {
@@ -112,6 +125,7 @@ pub(crate) struct Lowerer<'a, 'o> {
 impl<'a, 'o> Lowerer<'a, 'o> {
     fn new(registry: Registry<'a>, root_resource: ResIdx, options: &'o CompileOptions) -> Self {
         let strict_integers = registry.root_dialect().draft == Draft::Draft4;
+        let subschemas = registry.subschemas();
         Lowerer {
             registry,
             root_resource,
@@ -135,7 +149,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             const_size: 0,
             resource_ids: IdMap::default(),
             resource_order: Vec::new(),
-            node_ids: IdMap::default(),
+            node_ids: IdMap::with_capacity_and_hasher(subschemas, Default::default()),
             ref_nodes: HashMap::new(),
             work: Vec::new(),
             dynamic_names: HashSet::new(),
@@ -184,14 +198,8 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             return Ok(*id);
         }
         let info = match self.registry.info(value) {
-            Some(info) => info.clone(),
-            None => {
-                let mut info = parent.clone();
-                for token in path {
-                    crate::pointer::push(&mut info.pointer, token);
-                }
-                info
-            }
+            Some(info) => *info,
+            None => self.registry.descend(parent, path),
         };
         self.node(Target { value, info, dynamic_anchor: None })
     }
@@ -213,8 +221,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         loop {
             while let Some((id, value, info)) = self.work.pop() {
                 let start = self.code.len();
-                let flags = self.lower(value, &info)?;
-                self.collect_annotations(id, value, &info);
+                let flags = self.lower(id, value, &info)?;
                 let end = self.code.len();
                 let node = self.nodes.get_mut(id.index()).ok_or_else(|| internal("node"))?;
                 node.flags = flags;
@@ -241,7 +248,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             i += 1;
             for (name, value) in self.registry.dynamic_anchors(res) {
                 if self.dynamic_names.contains(&name) {
-                    let info = self.registry.info(value).cloned().ok_or_else(|| internal("anchor"))?;
+                    let info = self.registry.info(value).copied().ok_or_else(|| internal("anchor"))?;
                     self.node(Target { value, info, dynamic_anchor: None })?;
                 }
             }
@@ -315,18 +322,28 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             ));
         }
         program.check_ids().map_err(|e| internal(&e))?;
-        analysis::check_and_flag(&mut program)?;
-        cost::analyze(&mut program, limits)?;
+        let in_place = analysis::Adjacency::in_place(&program);
+        analysis::check_and_flag(&mut program, &in_place)?;
+        cost::analyze(&mut program, &in_place, limits)?;
         analysis::set_entries(&mut program);
         analysis::plan_items(&mut program);
         discriminator::find(&mut program);
+        program.shrink_to_fit();
         Ok(program)
     }
 
     /// The location `<uri>#<pointer>/<keyword>` of a keyword, for errors.
     fn at(&self, info: &SchemaInfo, keyword: &str) -> String {
+        self.at_path(info, &[keyword])
+    }
+
+    /// The location of `path` (unescaped tokens) below a subschema, for
+    /// errors.
+    fn at_path(&self, info: &SchemaInfo, path: &[&str]) -> String {
         let mut loc = self.registry.location(info);
-        crate::pointer::push(&mut loc, keyword);
+        for token in path {
+            crate::pointer::push(&mut loc, token);
+        }
         loc
     }
 
@@ -336,12 +353,15 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         Ok(id)
     }
 
-    fn regex(&mut self, pattern: &str, at: String) -> Result<RegexId, CompileError> {
+    /// The regex for `pattern`, found at `path` below the subschema
+    /// `info` (for errors).
+    fn regex(&mut self, pattern: &str, info: &SchemaInfo, path: &[&str]) -> Result<RegexId, CompileError> {
         if let Some(id) = self.regex_ids.get(pattern) {
             return Ok(*id);
         }
         let regex = Regex::new(pattern, &self.options.limits.regex).map_err(|error| {
-            CompileError::new(CompileErrorKind::InvalidRegex { pattern: pattern.to_string(), error }, at.clone())
+            let at = self.at_path(info, path);
+            CompileError::new(CompileErrorKind::InvalidRegex { pattern: pattern.to_string(), error }, at)
         })?;
         self.regex_memory = self.regex_memory.saturating_add(regex.memory_usage());
         let max = self.options.limits.max_regex_memory;
@@ -352,7 +372,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
                     bound: self.regex_memory as u64,
                     max: max as u64,
                 },
-                at,
+                self.at_path(info, path),
             ));
         }
         let id = RegexId(u32::try_from(self.regexes.len()).map_err(|_| internal("regexes"))?);
@@ -362,43 +382,85 @@ impl<'a, 'o> Lowerer<'a, 'o> {
     }
 
     /// Whether keyword `kw` applies in `dialect`.
-    fn active(dialect: Dialect, kw: &str) -> bool {
+    fn active(dialect: Dialect, kw: Kw) -> bool {
         use Draft::*;
         let (since, until, vocab) = match kw {
-            "type" | "enum" | "multipleOf" | "maximum" | "minimum" | "exclusiveMaximum" | "exclusiveMinimum"
-            | "maxLength" | "minLength" | "pattern" | "maxItems" | "minItems" | "uniqueItems" | "maxProperties"
-            | "minProperties" | "required" => (Draft4, Draft202012, Vocabularies::VALIDATION),
-            "const" => (Draft6, Draft202012, Vocabularies::VALIDATION),
-            "minContains" | "maxContains" | "dependentRequired" => (Draft201909, Draft202012, Vocabularies::VALIDATION),
-            "items"
-            | "properties"
-            | "patternProperties"
-            | "additionalProperties"
-            | "allOf"
-            | "anyOf"
-            | "oneOf"
-            | "not" => (Draft4, Draft202012, Vocabularies::APPLICATOR),
-            "additionalItems" => (Draft4, Draft201909, Vocabularies::APPLICATOR),
-            "contains" | "propertyNames" => (Draft6, Draft202012, Vocabularies::APPLICATOR),
-            "if" | "then" | "else" => (Draft7, Draft202012, Vocabularies::APPLICATOR),
-            "dependentSchemas" => (Draft201909, Draft202012, Vocabularies::APPLICATOR),
-            "prefixItems" => (Draft202012, Draft202012, Vocabularies::APPLICATOR),
-            "unevaluatedItems" | "unevaluatedProperties" => (Draft201909, Draft202012, Vocabularies::UNEVALUATED),
-            "$ref" => (Draft4, Draft202012, Vocabularies::CORE),
-            "$recursiveRef" => (Draft201909, Draft201909, Vocabularies::CORE),
-            "$dynamicRef" => (Draft202012, Draft202012, Vocabularies::CORE),
-            "contentEncoding" | "contentMediaType" => (Draft7, Draft202012, Vocabularies::CONTENT),
-            "contentSchema" => (Draft201909, Draft202012, Vocabularies::CONTENT),
-            "dependencies" => {
+            Kw::Type
+            | Kw::Enum
+            | Kw::MultipleOf
+            | Kw::Maximum
+            | Kw::Minimum
+            | Kw::ExclusiveMaximum
+            | Kw::ExclusiveMinimum
+            | Kw::MaxLength
+            | Kw::MinLength
+            | Kw::Pattern
+            | Kw::MaxItems
+            | Kw::MinItems
+            | Kw::UniqueItems
+            | Kw::MaxProperties
+            | Kw::MinProperties
+            | Kw::Required => (Draft4, Draft202012, Vocabularies::VALIDATION),
+            Kw::Const => (Draft6, Draft202012, Vocabularies::VALIDATION),
+            Kw::MinContains | Kw::MaxContains | Kw::DependentRequired => {
+                (Draft201909, Draft202012, Vocabularies::VALIDATION)
+            }
+            Kw::Items
+            | Kw::Properties
+            | Kw::PatternProperties
+            | Kw::AdditionalProperties
+            | Kw::AllOf
+            | Kw::AnyOf
+            | Kw::OneOf
+            | Kw::Not => (Draft4, Draft202012, Vocabularies::APPLICATOR),
+            Kw::AdditionalItems => (Draft4, Draft201909, Vocabularies::APPLICATOR),
+            Kw::Contains | Kw::PropertyNames => (Draft6, Draft202012, Vocabularies::APPLICATOR),
+            Kw::If | Kw::Then | Kw::Else => (Draft7, Draft202012, Vocabularies::APPLICATOR),
+            Kw::DependentSchemas => (Draft201909, Draft202012, Vocabularies::APPLICATOR),
+            Kw::PrefixItems => (Draft202012, Draft202012, Vocabularies::APPLICATOR),
+            Kw::UnevaluatedItems | Kw::UnevaluatedProperties => (Draft201909, Draft202012, Vocabularies::UNEVALUATED),
+            Kw::Ref => (Draft4, Draft202012, Vocabularies::CORE),
+            Kw::RecursiveRef => (Draft201909, Draft201909, Vocabularies::CORE),
+            Kw::DynamicRef => (Draft202012, Draft202012, Vocabularies::CORE),
+            Kw::ContentEncoding | Kw::ContentMediaType => (Draft7, Draft202012, Vocabularies::CONTENT),
+            Kw::ContentSchema => (Draft201909, Draft202012, Vocabularies::CONTENT),
+            Kw::Dependencies => {
                 return dialect.vocab.contains(Vocabularies::APPLICATOR)
                     || dialect.vocab.contains(Vocabularies::VALIDATION);
             }
-            "format" => {
+            Kw::Format => {
                 return dialect.vocab.contains(Vocabularies::FORMAT_ANNOTATION)
                     || dialect.vocab.contains(Vocabularies::FORMAT_ASSERTION);
             }
             _ => return false,
         };
         dialect.draft >= since && dialect.draft <= until && dialect.vocab.contains(vocab)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::{CompileErrorKind, CompileOptions, Limits, compile};
+
+    fn error_at(schema: serde_json::Value, options: &CompileOptions) -> (CompileErrorKind, String) {
+        let err = compile(&schema, options).unwrap_err();
+        (err.kind().clone(), err.display_location().to_string())
+    }
+
+    #[test]
+    fn keyword_errors_name_the_keyword() {
+        let options = CompileOptions::default();
+        let (kind, at) = error_at(json!({"properties": {"x": {"pattern": "("}}}), &options);
+        assert!(matches!(kind, CompileErrorKind::InvalidRegex { .. }));
+        assert_eq!(at, "#/properties/x/pattern");
+        let (kind, at) = error_at(json!({"patternProperties": {"a/~(": {}}}), &options);
+        assert!(matches!(kind, CompileErrorKind::InvalidRegex { .. }));
+        assert_eq!(at, "#/patternProperties/a~1~0(");
+        let tiny = CompileOptions { limits: Limits { max_const_size: 2, ..Limits::default() }, ..Default::default() };
+        let (kind, at) = error_at(json!({"items": {"enum": [[1, 2, 3]]}}), &tiny);
+        assert!(matches!(kind, CompileErrorKind::LimitExceeded { limit: "max_const_size", .. }));
+        assert_eq!(at, "#/items/enum");
     }
 }

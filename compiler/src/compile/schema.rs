@@ -10,24 +10,42 @@ use crate::bytecode::*;
 use crate::draft::Draft;
 use crate::error::{CompileError, CompileErrorKind};
 use crate::format::Format;
+use crate::keyword::{KeywordTable, Kw};
 use crate::lookup::KeyTable;
 use crate::number::Num;
 use crate::registry::{SchemaInfo, Target};
 use crate::value::{self, JsonType, TypeSet};
 
 /// Keywords that apply subschemas to the same instance location.
-const IN_PLACE: &[&str] =
-    &["allOf", "anyOf", "oneOf", "if", "dependentSchemas", "dependencies", "$ref", "$dynamicRef", "$recursiveRef"];
+const IN_PLACE: &[Kw] = &[
+    Kw::AllOf,
+    Kw::AnyOf,
+    Kw::OneOf,
+    Kw::If,
+    Kw::DependentSchemas,
+    Kw::Dependencies,
+    Kw::Ref,
+    Kw::DynamicRef,
+    Kw::RecursiveRef,
+];
 
 /// The keywords of one schema object that are in force in its dialect.
-struct Keywords<'a> {
-    obj: &'a Map<String, Value>,
-    info: SchemaInfo,
+struct Keywords<'a, 'i> {
+    table: KeywordTable<'a>,
+    /// The keywords present that apply in the dialect, as a set.
+    active: u64,
+    info: &'i SchemaInfo,
 }
 
-impl<'a> Keywords<'a> {
-    fn get(&self, kw: &str) -> Option<&'a Value> {
-        if Lowerer::active(self.info.dialect, kw) { self.obj.get(kw) } else { None }
+impl<'a, 'i> Keywords<'a, 'i> {
+    fn new(obj: &'a Map<String, Value>, info: &'i SchemaInfo) -> Self {
+        let table = KeywordTable::of(obj);
+        let active = table.present().filter(|kw| Lowerer::active(info.dialect, *kw)).fold(0, |set, kw| set | kw.bit());
+        Keywords { table, active, info }
+    }
+
+    fn get(&self, kw: Kw) -> Option<&'a Value> {
+        if self.active & kw.bit() != 0 { self.table.get(kw) } else { None }
     }
     fn draft(&self) -> Draft {
         self.info.dialect.draft
@@ -52,7 +70,8 @@ fn as_count(v: &Value) -> Option<u64> {
 
 impl<'a> Lowerer<'a, '_> {
     /// Appends the instructions of one schema; returns the node's flags.
-    pub(super) fn lower(&mut self, value: &'a Value, info: &SchemaInfo) -> Result<NodeFlags, CompileError> {
+    /// Also records the node's static annotations.
+    pub(super) fn lower(&mut self, id: NodeId, value: &'a Value, info: &SchemaInfo) -> Result<NodeFlags, CompileError> {
         let start = self.code.len();
         let obj = match value {
             Value::Bool(true) => return Ok(NodeFlags::ALWAYS_VALID),
@@ -65,10 +84,10 @@ impl<'a> Lowerer<'a, '_> {
                 return Err(invalid(self.registry.location(info), "(schema)", "a schema: an object or a boolean"));
             }
         };
-        let k = Keywords { obj, info: info.clone() };
+        let k = Keywords::new(obj, info);
         let mut flags = NodeFlags::default();
         if k.draft().ref_overrides_siblings() {
-            if let Some(r) = k.get("$ref") {
+            if let Some(r) = k.get(Kw::Ref) {
                 self.lower_ref(&k, r)?;
                 return Ok(flags);
             }
@@ -77,12 +96,12 @@ impl<'a> Lowerer<'a, '_> {
         self.lower_const_enum(&k)?;
         self.lower_number(&k)?;
         self.lower_string(&k)?;
-        let in_place = IN_PLACE.iter().any(|kw| k.get(kw).is_some());
+        let in_place = IN_PLACE.iter().any(|kw| k.get(*kw).is_some());
         let unevaluated_items = self.lower_array(&k, in_place)?;
         let unevaluated_props = self.lower_object(&k, in_place)?;
         self.lower_combinators(&k)?;
         if !k.draft().ref_overrides_siblings() {
-            if let Some(r) = k.get("$ref") {
+            if let Some(r) = k.get(Kw::Ref) {
                 self.lower_ref(&k, r)?;
             }
         }
@@ -97,6 +116,7 @@ impl<'a> Lowerer<'a, '_> {
             self.code.push(Instr::UnevaluatedProperties(node));
         }
         self.fuse_type(start);
+        self.collect_annotations(id, obj, &k.table, info);
         Ok(flags)
     }
 
@@ -136,27 +156,27 @@ impl<'a> Lowerer<'a, '_> {
 
     /// A `$ref`: its target's node, resolved once per (resource,
     /// reference) however many schemas repeat it.
-    fn lower_ref(&mut self, k: &Keywords<'a>, r: &'a Value) -> Result<(), CompileError> {
+    fn lower_ref(&mut self, k: &Keywords<'a, '_>, r: &'a Value) -> Result<(), CompileError> {
         let id = match r {
             Value::String(reference) => match self.ref_nodes.get(&(k.info.resource, reference.as_str())) {
                 Some(id) => *id,
                 None => {
-                    let at = self.at(&k.info, "$ref");
+                    let at = self.at(k.info, "$ref");
                     let target = self.registry.resolve(k.info.resource, reference, &at)?;
                     let id = self.node(target)?;
                     self.ref_nodes.insert((k.info.resource, reference), id);
                     id
                 }
             },
-            _ => return Err(invalid(self.at(&k.info, "$ref"), "$ref", "a URI reference string")),
+            _ => return Err(invalid(self.at(k.info, "$ref"), "$ref", "a URI reference string")),
         };
         self.code.push(Instr::Ref(id));
         Ok(())
     }
 
-    fn lower_dynamic_refs(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
-        if let Some(r) = k.get("$dynamicRef") {
-            let at = self.at(&k.info, "$dynamicRef");
+    fn lower_dynamic_refs(&mut self, k: &Keywords<'a, '_>) -> Result<(), CompileError> {
+        if let Some(r) = k.get(Kw::DynamicRef) {
+            let at = self.at(k.info, "$dynamicRef");
             let Value::String(reference) = r else {
                 return Err(invalid(at, "$dynamicRef", "a URI reference string"));
             };
@@ -178,8 +198,8 @@ impl<'a> Lowerer<'a, '_> {
                 (None, _) => self.code.push(Instr::Ref(fallback)),
             }
         }
-        if let Some(r) = k.get("$recursiveRef") {
-            let at = self.at(&k.info, "$recursiveRef");
+        if let Some(r) = k.get(Kw::RecursiveRef) {
+            let at = self.at(k.info, "$recursiveRef");
             let Value::String(reference) = r else {
                 return Err(invalid(at, "$recursiveRef", "a URI reference string"));
             };
@@ -219,11 +239,11 @@ impl<'a> Lowerer<'a, '_> {
         Ok(())
     }
 
-    fn lower_type(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
-        let Some(t) = k.get("type") else {
+    fn lower_type(&mut self, k: &Keywords<'a, '_>) -> Result<(), CompileError> {
+        let Some(t) = k.get(Kw::Type) else {
             return Ok(());
         };
-        let at = || self.at(&k.info, "type");
+        let at = || self.at(k.info, "type");
         let expected = "a type name (null, boolean, integer, number, string, array, object) or an array of them";
         let mut set = TypeSet::EMPTY;
         match t {
@@ -246,9 +266,9 @@ impl<'a> Lowerer<'a, '_> {
         Ok(())
     }
 
-    /// Rejects a `const`/`enum` value over the size or depth limits
-    /// (before it is cloned, which recurses).
-    fn check_constant(&mut self, v: &Value, at: &str) -> Result<(), CompileError> {
+    /// Rejects a `const`/`enum` value (keyword `kw` of subschema `info`)
+    /// over the size or depth limits (before it is cloned, which recurses).
+    fn check_constant(&mut self, v: &Value, info: &SchemaInfo, kw: &str) -> Result<(), CompileError> {
         let limits = &self.options.limits;
         let depth = value::depth_at_most(v, limits.max_schema_depth);
         if depth > limits.max_schema_depth {
@@ -258,7 +278,7 @@ impl<'a> Lowerer<'a, '_> {
                     bound: depth as u64,
                     max: limits.max_schema_depth as u64,
                 },
-                at,
+                self.at(info, kw),
             ));
         }
         let remaining = limits.max_const_size.saturating_sub(self.const_size);
@@ -271,24 +291,22 @@ impl<'a> Lowerer<'a, '_> {
                     bound: self.const_size as u64,
                     max: limits.max_const_size as u64,
                 },
-                at,
+                self.at(info, kw),
             ));
         }
         Ok(())
     }
 
-    fn lower_const_enum(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
-        if let Some(c) = k.get("const") {
-            let at = self.at(&k.info, "const");
-            self.check_constant(c, &at)?;
+    fn lower_const_enum(&mut self, k: &Keywords<'a, '_>) -> Result<(), CompileError> {
+        if let Some(c) = k.get(Kw::Const) {
+            self.check_constant(c, k.info, "const")?;
             let id = ValueId(u32::try_from(self.values.len()).map_err(|_| internal("values"))?);
             self.values.push(c.clone());
             self.code.push(Instr::Const(id));
         }
-        if let Some(e) = k.get("enum") {
-            let at = self.at(&k.info, "enum");
+        if let Some(e) = k.get(Kw::Enum) {
             let Value::Array(items) = e else {
-                return Err(invalid(at, "enum", "an array of values"));
+                return Err(invalid(self.at(k.info, "enum"), "enum", "an array of values"));
             };
             let max = self.options.limits.max_enum_values;
             if items.len() > max {
@@ -298,10 +316,10 @@ impl<'a> Lowerer<'a, '_> {
                         bound: items.len() as u64,
                         max: max as u64,
                     },
-                    at,
+                    self.at(k.info, "enum"),
                 ));
             }
-            self.check_constant(e, &at)?;
+            self.check_constant(e, k.info, "enum")?;
             let mut strings: Vec<Box<str>> = Vec::new();
             let mut seen = std::collections::HashSet::new();
             for s in items.iter().filter_map(Value::as_str) {
@@ -321,44 +339,46 @@ impl<'a> Lowerer<'a, '_> {
         Ok(())
     }
 
-    fn lower_number(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
+    fn lower_number(&mut self, k: &Keywords<'a, '_>) -> Result<(), CompileError> {
         let mut c = NumberChecks::default();
-        let num = |kw: &str| -> Result<Option<Num>, CompileError> {
+        let num = |kw: Kw| -> Result<Option<Num>, CompileError> {
             match k.get(kw) {
                 None => Ok(None),
-                Some(v) => as_num(v).map(Some).ok_or_else(|| invalid(self.at(&k.info, kw), kw, "a number")),
+                Some(v) => {
+                    as_num(v).map(Some).ok_or_else(|| invalid(self.at(k.info, kw.name()), kw.name(), "a number"))
+                }
             }
         };
-        c.minimum = num("minimum")?;
-        c.maximum = num("maximum")?;
+        c.minimum = num(Kw::Minimum)?;
+        c.maximum = num(Kw::Maximum)?;
         if k.draft() == Draft::Draft4 {
-            let flag = |kw: &str| -> Result<bool, CompileError> {
+            let flag = |kw: Kw| -> Result<bool, CompileError> {
                 match k.get(kw) {
                     None => Ok(false),
                     Some(Value::Bool(b)) => Ok(*b),
-                    Some(_) => Err(invalid(self.at(&k.info, kw), kw, "a boolean (draft-04)")),
+                    Some(_) => Err(invalid(self.at(k.info, kw.name()), kw.name(), "a boolean (draft-04)")),
                 }
             };
-            if flag("exclusiveMinimum")? {
+            if flag(Kw::ExclusiveMinimum)? {
                 c.exclusive_minimum = c.minimum.take();
                 c.draft4_exclusive = true;
             }
-            if flag("exclusiveMaximum")? {
+            if flag(Kw::ExclusiveMaximum)? {
                 c.exclusive_maximum = c.maximum.take();
                 c.draft4_exclusive = true;
             }
         } else {
-            c.exclusive_minimum = num("exclusiveMinimum")?;
-            c.exclusive_maximum = num("exclusiveMaximum")?;
+            c.exclusive_minimum = num(Kw::ExclusiveMinimum)?;
+            c.exclusive_maximum = num(Kw::ExclusiveMaximum)?;
         }
-        c.multiple_of = num("multipleOf")?;
+        c.multiple_of = num(Kw::MultipleOf)?;
         if let Some(m) = &c.multiple_of {
             if m.compare(&Num::Int(0)).is_le() {
-                return Err(invalid(self.at(&k.info, "multipleOf"), "multipleOf", "a number greater than 0"));
+                return Err(invalid(self.at(k.info, "multipleOf"), "multipleOf", "a number greater than 0"));
             }
             if m.significant_digits() > crate::number::MAX_DIVISOR_DIGITS {
                 return Err(invalid(
-                    self.at(&k.info, "multipleOf"),
+                    self.at(k.info, "multipleOf"),
                     "multipleOf",
                     "a number with at most 37 significant digits",
                 ));
@@ -378,30 +398,30 @@ impl<'a> Lowerer<'a, '_> {
         Ok(())
     }
 
-    fn count(&self, k: &Keywords<'a>, kw: &str) -> Result<Option<u64>, CompileError> {
+    fn count(&self, k: &Keywords<'a, '_>, kw: Kw) -> Result<Option<u64>, CompileError> {
         match k.get(kw) {
             None => Ok(None),
-            Some(v) => as_count(v).map(Some).ok_or_else(|| invalid(self.at(&k.info, kw), kw, "a non-negative integer")),
+            Some(v) => as_count(v)
+                .map(Some)
+                .ok_or_else(|| invalid(self.at(k.info, kw.name()), kw.name(), "a non-negative integer")),
         }
     }
 
-    fn lower_string(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
+    fn lower_string(&mut self, k: &Keywords<'a, '_>) -> Result<(), CompileError> {
         let mut c = StringChecks {
-            min_length: self.count(k, "minLength")?,
-            max_length: self.count(k, "maxLength")?,
+            min_length: self.count(k, Kw::MinLength)?,
+            max_length: self.count(k, Kw::MaxLength)?,
             ..Default::default()
         };
-        if let Some(p) = k.get("pattern") {
-            let at = self.at(&k.info, "pattern");
+        if let Some(p) = k.get(Kw::Pattern) {
             let Value::String(pattern) = p else {
-                return Err(invalid(at, "pattern", "a regular expression string"));
+                return Err(invalid(self.at(k.info, "pattern"), "pattern", "a regular expression string"));
             };
-            c.pattern = Some(self.regex(pattern, at)?);
+            c.pattern = Some(self.regex(pattern, k.info, &["pattern"])?);
         }
-        if let Some(f) = k.get("format") {
-            let at = self.at(&k.info, "format");
+        if let Some(f) = k.get(Kw::Format) {
             let Value::String(name) = f else {
-                return Err(invalid(at, "format", "a format name string"));
+                return Err(invalid(self.at(k.info, "format"), "format", "a format name string"));
             };
             let vocab = k.info.dialect.vocab;
             let asserted = vocab.contains(crate::draft::Vocabularies::FORMAT_ASSERTION)
@@ -411,6 +431,7 @@ impl<'a> Lowerer<'a, '_> {
                 (Some(i), _) => Some(FormatCheck::Custom(u32::try_from(i).map_err(|_| internal("formats"))?)),
                 (None, Some(f)) => Some(FormatCheck::Builtin(f)),
                 (None, None) if self.options.strict_formats => {
+                    let at = self.at(k.info, "format");
                     return Err(CompileError::new(CompileErrorKind::UnknownFormat { name: name.clone() }, at));
                 }
                 (None, None) => None,
@@ -427,33 +448,33 @@ impl<'a> Lowerer<'a, '_> {
         Ok(())
     }
 
-    fn schema_list(&mut self, k: &Keywords<'a>, kw: &'static str) -> Result<Option<Vec<NodeId>>, CompileError> {
+    fn schema_list(&mut self, k: &Keywords<'a, '_>, kw: Kw) -> Result<Option<Vec<NodeId>>, CompileError> {
         let Some(v) = k.get(kw) else { return Ok(None) };
         let Value::Array(items) = v else {
-            return Err(invalid(self.at(&k.info, kw), kw, "an array of schemas"));
+            return Err(invalid(self.at(k.info, kw.name()), kw.name(), "an array of schemas"));
         };
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
-            out.push(self.schema_at(k, &[kw, &i.to_string()], item)?);
+            out.push(self.schema_at(k, &[kw.name(), crate::pointer::IndexToken::new(i).as_str()], item)?);
         }
         Ok(Some(out))
     }
 
-    fn schema_at(&mut self, k: &Keywords<'a>, path: &[&str], v: &'a Value) -> Result<NodeId, CompileError> {
+    fn schema_at(&mut self, k: &Keywords<'a, '_>, path: &[&str], v: &'a Value) -> Result<NodeId, CompileError> {
         if !(v.is_object() || v.is_boolean()) {
-            let mut at = self.registry.location(&k.info);
+            let mut at = self.registry.location(k.info);
             for p in path {
                 crate::pointer::push(&mut at, p);
             }
             return Err(invalid(at, path.first().copied().unwrap_or(""), "a schema: an object or a boolean"));
         }
-        self.child(&k.info, path, v)
+        self.child(k.info, path, v)
     }
 
-    fn schema(&mut self, k: &Keywords<'a>, kw: &str) -> Result<Option<NodeId>, CompileError> {
+    fn schema(&mut self, k: &Keywords<'a, '_>, kw: Kw) -> Result<Option<NodeId>, CompileError> {
         match k.get(kw) {
             None => Ok(None),
-            Some(v) => self.schema_at(k, &[kw], v).map(Some),
+            Some(v) => self.schema_at(k, &[kw.name()], v).map(Some),
         }
     }
 
@@ -461,7 +482,7 @@ impl<'a> Lowerer<'a, '_> {
     /// `unevaluatedProperties`), left out when
     /// [`CompileOptions::allow_undeclared_properties`](crate::CompileOptions)
     /// is set and it rejects every value.
-    fn rest_schema(&mut self, k: &Keywords<'a>, kw: &str) -> Result<Option<NodeId>, CompileError> {
+    fn rest_schema(&mut self, k: &Keywords<'a, '_>, kw: Kw) -> Result<Option<NodeId>, CompileError> {
         if self.options.allow_undeclared_properties && k.get(kw).is_some_and(rejects_all) {
             return Ok(None);
         }
@@ -470,46 +491,46 @@ impl<'a> Lowerer<'a, '_> {
 
     /// Lowers array keywords; returns the `unevaluatedItems` node when it
     /// must be tracked at run time.
-    fn lower_array(&mut self, k: &Keywords<'a>, in_place: bool) -> Result<Option<NodeId>, CompileError> {
+    fn lower_array(&mut self, k: &Keywords<'a, '_>, in_place: bool) -> Result<Option<NodeId>, CompileError> {
         let mut c = ArrayChecks {
-            min_items: self.count(k, "minItems")?,
-            max_items: self.count(k, "maxItems")?,
+            min_items: self.count(k, Kw::MinItems)?,
+            max_items: self.count(k, Kw::MaxItems)?,
             prefix_keyword: "prefixItems",
             rest_keyword: "items",
             ..Default::default()
         };
-        c.unique_items = match k.get("uniqueItems") {
+        c.unique_items = match k.get(Kw::UniqueItems) {
             None => false,
             Some(Value::Bool(b)) => *b,
             Some(_) => {
-                return Err(invalid(self.at(&k.info, "uniqueItems"), "uniqueItems", "a boolean"));
+                return Err(invalid(self.at(k.info, "uniqueItems"), "uniqueItems", "a boolean"));
             }
         };
         if k.draft() >= Draft::Draft202012 {
-            if let Some(prefix) = self.schema_list(k, "prefixItems")? {
+            if let Some(prefix) = self.schema_list(k, Kw::PrefixItems)? {
                 c.prefix = prefix.into_boxed_slice();
             }
-            c.rest = self.schema(k, "items")?;
+            c.rest = self.schema(k, Kw::Items)?;
         } else {
-            match k.get("items") {
+            match k.get(Kw::Items) {
                 Some(Value::Array(_)) => {
-                    c.prefix = self.schema_list(k, "items")?.unwrap_or_default().into_boxed_slice();
+                    c.prefix = self.schema_list(k, Kw::Items)?.unwrap_or_default().into_boxed_slice();
                     c.prefix_keyword = "items";
-                    c.rest = self.schema(k, "additionalItems")?;
+                    c.rest = self.schema(k, Kw::AdditionalItems)?;
                     c.rest_keyword = "additionalItems";
                 }
-                Some(_) => c.rest = self.schema(k, "items")?,
+                Some(_) => c.rest = self.schema(k, Kw::Items)?,
                 None => {}
             }
         }
-        if let Some(node) = self.schema(k, "contains")? {
+        if let Some(node) = self.schema(k, Kw::Contains)? {
             let since_2019 = k.draft() >= Draft::Draft201909;
-            let min = if since_2019 { self.count(k, "minContains")?.unwrap_or(1) } else { 1 };
-            let max = if since_2019 { self.count(k, "maxContains")? } else { None };
+            let min = if since_2019 { self.count(k, Kw::MinContains)?.unwrap_or(1) } else { 1 };
+            let max = if since_2019 { self.count(k, Kw::MaxContains)? } else { None };
             c.contains = Some(Contains { node, min, max, annotates: k.draft() >= Draft::Draft202012 });
         }
         let mut tracked = None;
-        if let Some(node) = self.schema(k, "unevaluatedItems")? {
+        if let Some(node) = self.schema(k, Kw::UnevaluatedItems)? {
             let contains_annotates = c.contains.is_some_and(|c| c.annotates);
             if in_place || contains_annotates {
                 tracked = Some(node);
@@ -534,11 +555,11 @@ impl<'a> Lowerer<'a, '_> {
 
     /// Lowers object keywords; returns the `unevaluatedProperties` node
     /// when it must be tracked at run time.
-    fn lower_object(&mut self, k: &Keywords<'a>, in_place: bool) -> Result<Option<NodeId>, CompileError> {
+    fn lower_object(&mut self, k: &Keywords<'a, '_>, in_place: bool) -> Result<Option<NodeId>, CompileError> {
         let mut table = EntryTable::default();
-        if let Some(props) = k.get("properties") {
+        if let Some(props) = k.get(Kw::Properties) {
             let Value::Object(map) = props else {
-                return Err(invalid(self.at(&k.info, "properties"), "properties", "an object of schemas"));
+                return Err(invalid(self.at(k.info, "properties"), "properties", "an object of schemas"));
             };
             for (name, schema) in map {
                 let node = self.schema_at(k, &["properties", name], schema)?;
@@ -549,9 +570,9 @@ impl<'a> Lowerer<'a, '_> {
             }
         }
         let mut required = Vec::new();
-        if let Some(req) = k.get("required") {
+        if let Some(req) = k.get(Kw::Required) {
             let names = string_list(req)
-                .ok_or_else(|| invalid(self.at(&k.info, "required"), "required", "an array of property names"))?;
+                .ok_or_else(|| invalid(self.at(k.info, "required"), "required", "an array of property names"))?;
             for name in names {
                 let e = table.index(name);
                 if let Some(entry) = table.entries.get_mut(e as usize) {
@@ -563,17 +584,18 @@ impl<'a> Lowerer<'a, '_> {
             }
         }
         let mut dependents = Vec::new();
-        for kw in ["dependentRequired", "dependentSchemas", "dependencies"] {
+        for kw in [Kw::DependentRequired, Kw::DependentSchemas, Kw::Dependencies] {
             let Some(deps) = k.get(kw) else { continue };
+            let kw = kw.name();
             let Value::Object(map) = deps else {
-                return Err(invalid(self.at(&k.info, kw), kw, "an object"));
+                return Err(invalid(self.at(k.info, kw), kw, "an object"));
             };
             for (name, dep) in map {
                 let trigger = table.index(name);
                 match dep {
                     Value::Array(_) if kw != "dependentSchemas" => {
                         let names = string_list(dep)
-                            .ok_or_else(|| invalid(self.at(&k.info, kw), kw, "arrays of property names"))?;
+                            .ok_or_else(|| invalid(self.at(k.info, kw), kw, "arrays of property names"))?;
                         let indices: Vec<u32> = names.into_iter().map(|n| table.index(n)).collect();
                         if let Some(e) = table.entries.get_mut(trigger as usize) {
                             let mut all = e.dependent_required.to_vec();
@@ -595,7 +617,7 @@ impl<'a> Lowerer<'a, '_> {
                             "dependentSchemas" => "schemas",
                             _ => "arrays of property names or schemas",
                         };
-                        return Err(invalid(self.at(&k.info, kw), kw, expected));
+                        return Err(invalid(self.at(k.info, kw), kw, expected));
                     }
                 }
                 if !dependents.contains(&trigger) {
@@ -604,28 +626,22 @@ impl<'a> Lowerer<'a, '_> {
             }
         }
         let mut patterns = Vec::new();
-        if let Some(pp) = k.get("patternProperties") {
+        if let Some(pp) = k.get(Kw::PatternProperties) {
             let Value::Object(map) = pp else {
-                return Err(invalid(
-                    self.at(&k.info, "patternProperties"),
-                    "patternProperties",
-                    "an object of schemas",
-                ));
+                return Err(invalid(self.at(k.info, "patternProperties"), "patternProperties", "an object of schemas"));
             };
             for (pattern, schema) in map {
-                let mut at = self.at(&k.info, "patternProperties");
-                crate::pointer::push(&mut at, pattern);
-                let regex = self.regex(pattern, at)?;
+                let regex = self.regex(pattern, k.info, &["patternProperties", pattern])?;
                 let node = self.schema_at(k, &["patternProperties", pattern], schema)?;
                 patterns.push((regex, node));
             }
         }
         let static_patterns = self.match_names_statically(&mut table, &patterns);
-        let mut additional = self.rest_schema(k, "additionalProperties")?;
+        let mut additional = self.rest_schema(k, Kw::AdditionalProperties)?;
         let mut additional_keyword = "additionalProperties";
-        let property_names = self.schema(k, "propertyNames")?;
+        let property_names = self.schema(k, Kw::PropertyNames)?;
         let mut tracked = None;
-        if let Some(node) = self.rest_schema(k, "unevaluatedProperties")? {
+        if let Some(node) = self.rest_schema(k, Kw::UnevaluatedProperties)? {
             if in_place {
                 tracked = Some(node);
             } else if additional.is_none() {
@@ -633,8 +649,8 @@ impl<'a> Lowerer<'a, '_> {
                 additional_keyword = "unevaluatedProperties";
             }
         }
-        let min_properties = self.count(k, "minProperties")?;
-        let max_properties = self.count(k, "maxProperties")?;
+        let min_properties = self.count(k, Kw::MinProperties)?;
+        let max_properties = self.count(k, Kw::MaxProperties)?;
         let scans = table.entries.iter().any(|e| e.schema.is_some())
             || !patterns.is_empty()
             || additional.is_some()
@@ -646,7 +662,7 @@ impl<'a> Lowerer<'a, '_> {
             || max_properties.is_some();
         if used {
             let id = ObjectId(u32::try_from(self.objects.len()).map_err(|_| internal("objects"))?);
-            let names = KeyTable::new(table.names);
+            let names = KeyTable::new(table.names.iter().map(|n| Box::from(*n)).collect());
             let declared = names
                 .keys()
                 .zip(&table.entries)
@@ -675,24 +691,24 @@ impl<'a> Lowerer<'a, '_> {
         Ok(tracked)
     }
 
-    fn lower_combinators(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
+    fn lower_combinators(&mut self, k: &Keywords<'a, '_>) -> Result<(), CompileError> {
         for (kw, make) in
-            [("allOf", Instr::AllOf as fn(ListId) -> Instr), ("anyOf", Instr::AnyOf), ("oneOf", Instr::OneOf)]
+            [(Kw::AllOf, Instr::AllOf as fn(ListId) -> Instr), (Kw::AnyOf, Instr::AnyOf), (Kw::OneOf, Instr::OneOf)]
         {
             if let Some(list) = self.schema_list(k, kw)? {
                 if list.is_empty() {
-                    return Err(invalid(self.at(&k.info, kw), kw, "a non-empty array of schemas"));
+                    return Err(invalid(self.at(k.info, kw.name()), kw.name(), "a non-empty array of schemas"));
                 }
                 let id = self.push_list(list)?;
                 self.code.push(make(id));
             }
         }
-        if let Some(node) = self.schema(k, "not")? {
+        if let Some(node) = self.schema(k, Kw::Not)? {
             self.code.push(Instr::Not(node));
         }
-        if let Some(test) = self.schema(k, "if")? {
-            let then = self.schema(k, "then")?;
-            let otherwise = self.schema(k, "else")?;
+        if let Some(test) = self.schema(k, Kw::If)? {
+            let then = self.schema(k, Kw::Then)?;
+            let otherwise = self.schema(k, Kw::Else)?;
             let id = CondId(u32::try_from(self.conds.len()).map_err(|_| internal("conds"))?);
             self.conds.push(Cond { test, then, otherwise });
             self.code.push(Instr::Cond(id));
@@ -700,20 +716,20 @@ impl<'a> Lowerer<'a, '_> {
         Ok(())
     }
 
-    fn lower_content(&mut self, k: &Keywords<'a>) -> Result<(), CompileError> {
+    fn lower_content(&mut self, k: &Keywords<'a, '_>) -> Result<(), CompileError> {
         let asserted = self.options.assert_content.unwrap_or(k.draft() == Draft::Draft7);
         if !asserted {
             return Ok(());
         }
         let mut c = ContentChecks::default();
-        if let Some(Value::String(enc)) = k.get("contentEncoding") {
+        if let Some(Value::String(enc)) = k.get(Kw::ContentEncoding) {
             c.base64 = enc.eq_ignore_ascii_case("base64");
         }
-        if let Some(Value::String(media)) = k.get("contentMediaType") {
+        if let Some(Value::String(media)) = k.get(Kw::ContentMediaType) {
             let essence = media.split(';').next().unwrap_or("").trim();
             c.json = essence.eq_ignore_ascii_case("application/json");
             if c.json {
-                c.schema = self.schema(k, "contentSchema")?;
+                c.schema = self.schema(k, Kw::ContentSchema)?;
             }
         }
         if c.base64 || c.json {
@@ -752,11 +768,16 @@ fn string_list(v: &Value) -> Option<Vec<&str>> {
 
 /// Property names in first-mention order, with their entries.
 #[derive(Default)]
-struct EntryTable {
-    names: Vec<Box<str>>,
+struct EntryTable<'a> {
+    names: Vec<&'a str>,
     entries: Vec<PropertyEntry>,
-    index: HashMap<Box<str>, u32>,
+    /// Name → index, kept once there are more than [`ENTRY_SCAN_MAX`]
+    /// names (fewer are found by scanning `names`).
+    index: HashMap<&'a str, u32>,
 }
+
+/// Most names an [`EntryTable`] finds by scanning.
+const ENTRY_SCAN_MAX: usize = 8;
 
 /// Most regex matches [`Lowerer::match_names_statically`] runs for one
 /// object (names × patterns); beyond it names are matched at run time.
@@ -767,7 +788,7 @@ impl Lowerer<'_, '_> {
     /// VM need not match a name the schema mentions. Returns false (and
     /// leaves the entries alone) when that is too much work or a pattern
     /// cannot decide within its limits.
-    fn match_names_statically(&self, table: &mut EntryTable, patterns: &[(RegexId, NodeId)]) -> bool {
+    fn match_names_statically(&self, table: &mut EntryTable<'_>, patterns: &[(RegexId, NodeId)]) -> bool {
         if patterns.is_empty() {
             return true;
         }
@@ -794,15 +815,27 @@ impl Lowerer<'_, '_> {
     }
 }
 
-impl EntryTable {
-    fn index(&mut self, name: &str) -> u32 {
-        if let Some(i) = self.index.get(name) {
-            return *i;
+impl<'a> EntryTable<'a> {
+    fn index(&mut self, name: &'a str) -> u32 {
+        let found = if self.names.len() <= ENTRY_SCAN_MAX {
+            self.names.iter().position(|n| *n == name).map(|i| u32::try_from(i).unwrap_or(u32::MAX))
+        } else {
+            self.index.get(name).copied()
+        };
+        if let Some(i) = found {
+            return i;
         }
         let i = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
-        self.names.push(name.into());
+        self.names.push(name);
         self.entries.push(PropertyEntry::default());
-        self.index.insert(name.into(), i);
+        if self.names.len() > ENTRY_SCAN_MAX {
+            if self.index.is_empty() {
+                self.index.reserve(2 * self.names.len());
+                self.index.extend(self.names.iter().zip(0..).map(|(n, i)| (*n, i)));
+            } else {
+                self.index.insert(name, i);
+            }
+        }
         i
     }
 }

@@ -412,6 +412,7 @@ fn build_linear(ast: &ast::Ast, limits: &RegexLimits) -> Result<meta::Regex, Reg
         .which_captures(WhichCaptures::Implicit)
         .nfa_size_limit(Some(limits.nfa_size_limit))
         .onepass_size_limit(Some(limits.nfa_size_limit))
+        .dfa(false)
         .hybrid_cache_capacity(limits.cache_capacity);
     meta::Builder::new().configure(config).build_from_hir(&hir).map_err(|e| match e.size_limit() {
         Some(limit) => program_too_big(limit),
