@@ -163,8 +163,27 @@ impl Table {
 /// The cache of one evaluation. Its table comes from a per-thread pool on
 /// first use and goes back, emptied, when the evaluation ends, so repeated
 /// validations do not allocate for it.
-#[derive(Debug, Default)]
-pub(crate) struct Memo(Option<Box<Table>>);
+///
+/// The first [`WARMUP`] lookups of an evaluation skip the cache: most
+/// documents never reach a node twice at one location, and for them the
+/// cache is pure cost. The bound the cache exists for still holds, larger
+/// by at most those evaluations (each of them one memo-free stretch of
+/// work, bounded by the static fan-out).
+#[derive(Debug)]
+pub(crate) struct Memo {
+    table: Option<Box<Table>>,
+    /// Lookups left before the cache is used.
+    warmup: u32,
+}
+
+/// Memoizable evaluations run uncached at the start of an evaluation.
+const WARMUP: u32 = 256;
+
+impl Default for Memo {
+    fn default() -> Memo {
+        Memo { table: None, warmup: WARMUP }
+    }
+}
 
 /// Tables with more slots than this are dropped rather than pooled.
 const POOLED_SLOTS: usize = 1 << 17;
@@ -174,13 +193,23 @@ thread_local! {
 }
 
 impl Memo {
+    /// Whether this lookup is still in the warm-up (and counts it).
+    #[inline]
+    fn warming_up(&mut self) -> bool {
+        if self.warmup == 0 {
+            return false;
+        }
+        self.warmup -= 1;
+        true
+    }
+
     #[inline]
     fn get(&self, key: &Key) -> Option<(bool, Option<&Extra>)> {
-        self.0.as_ref()?.get(key)
+        self.table.as_ref()?.get(key)
     }
 
     fn insert(&mut self, key: Key, valid: bool, extra: Option<Extra>) {
-        self.0
+        self.table
             .get_or_insert_with(|| POOL.with(|p| p.borrow_mut().pop()).unwrap_or_else(|| Box::new(Table::new())))
             .insert(key, valid, extra);
     }
@@ -201,7 +230,7 @@ impl Drop for Memo {
     #[inline]
     fn drop(&mut self) {
         // Most evaluations never memoize anything: only a check here.
-        if let Some(table) = self.0.take() {
+        if let Some(table) = self.table.take() {
             release(table);
         }
     }
@@ -209,6 +238,9 @@ impl Drop for Memo {
 
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     pub(super) fn memoized<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        if self.memo.warming_up() {
+            return self.enter::<TRACK>(id, v, ev);
+        }
         // Node indices fit in u32 (ids are u32).
         let node = u32::try_from(id.index()).unwrap_or(u32::MAX);
         let key = Key { node, scope: self.scope_id(), value: v as *const Value as usize };
