@@ -407,7 +407,7 @@ impl Validator {
         let c = &*self.inner;
         let mut vm = Vm::<Collect>::new(&c.program, &c.formats, budget);
         let result = vm.run_root(instance);
-        let mut errors = std::mem::take(&mut vm.errors);
+        let mut errors = std::mem::take(&mut vm.errors).into_vec();
         match result {
             Err(reason) => errors.push(exhausted_error(reason, vm.meter.used())),
             Ok(false) if vm.truncated || errors.is_empty() => {
@@ -428,13 +428,7 @@ fn exhausted_error(reason: Exhausted, fuel_used: u64) -> ValidationError {
 
 /// An error about the whole evaluation, at the root.
 fn root_error(kind: ErrorKind) -> ValidationError {
-    ValidationError::new(error::ErrorData::new(
-        error::Place::Built(InstanceLocation::root()),
-        String::new(),
-        0,
-        kind,
-        None,
-    ))
+    ValidationError::record(kind, None, 0, |_| (0, error::Place::Built(InstanceLocation::root())))
 }
 
 #[cfg(test)]

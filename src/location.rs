@@ -154,6 +154,123 @@ impl InlinePath {
     }
 }
 
+/// Most bytes a [`LocationText`] keeps without allocating.
+const INLINE_TEXT: usize = 112;
+
+/// The location text of an error (keyword location, absolute keyword
+/// location, instance keys), kept inside the error when short so that
+/// recording an error allocates once.
+#[derive(Clone)]
+pub(crate) struct LocationText {
+    /// How many bytes of `bytes` are used (unless `heap` is set).
+    len: u8,
+    /// Short text: whole `str`s copied in, so valid UTF-8.
+    bytes: [u8; INLINE_TEXT],
+    /// Longer (or edited) text, which replaces `bytes` once set.
+    heap: Option<String>,
+}
+
+impl Default for LocationText {
+    fn default() -> Self {
+        LocationText { len: 0, bytes: [0; INLINE_TEXT], heap: None }
+    }
+}
+
+impl LocationText {
+    /// Empty text with room for `capacity` bytes.
+    pub(crate) fn with_capacity(capacity: usize) -> LocationText {
+        let heap = (capacity > INLINE_TEXT).then(|| String::with_capacity(capacity));
+        LocationText { heap, ..LocationText::default() }
+    }
+
+    /// The text.
+    pub(crate) fn as_str(&self) -> &str {
+        match &self.heap {
+            Some(text) => text,
+            None => inline_str(&self.bytes, self.len),
+        }
+    }
+
+    /// Its length in bytes.
+    pub(crate) fn len(&self) -> usize {
+        self.heap.as_ref().map_or(usize::from(self.len), String::len)
+    }
+
+    /// Appends `s`.
+    #[inline(always)]
+    pub(crate) fn push_str(&mut self, s: &str) {
+        let start = usize::from(self.len);
+        if let (None, Some(slot)) = (&self.heap, self.bytes.get_mut(start..start + s.len())) {
+            slot.copy_from_slice(s.as_bytes());
+            // At most `INLINE_TEXT`, below 256.
+            self.len = (start + s.len()) as u8;
+        } else {
+            self.to_mut().push_str(s);
+        }
+    }
+
+    /// Appends `/` and `token` (which needs no escaping).
+    #[inline(always)]
+    pub(crate) fn push_token(&mut self, token: &str) {
+        let start = usize::from(self.len);
+        let end = start + 1 + token.len();
+        if let (None, Some([slash, slot @ ..])) = (&self.heap, self.bytes.get_mut(start..end)) {
+            *slash = b'/';
+            slot.copy_from_slice(token.as_bytes());
+            // At most `INLINE_TEXT`, below 256.
+            self.len = end as u8;
+        } else {
+            let text = self.to_mut();
+            text.push('/');
+            text.push_str(token);
+        }
+    }
+
+    /// Appends a copy of its bytes `range` (nothing unless `range` lies on
+    /// character boundaries).
+    pub(crate) fn repeat(&mut self, range: std::ops::Range<usize>) {
+        let (start, end) = (range.start, range.end);
+        if start > end || !self.is_char_boundary(start) || !self.is_char_boundary(end) {
+            return;
+        }
+        if self.heap.is_none() {
+            let len = usize::from(self.len);
+            let total = len + (end - start);
+            if let (true, Ok(total)) = (total <= INLINE_TEXT, u8::try_from(total)) {
+                self.bytes.copy_within(range, len);
+                self.len = total;
+                return;
+            }
+        }
+        self.to_mut().extend_from_within(range);
+    }
+
+    /// Whether byte `i` starts a character (or ends the text).
+    pub(crate) fn is_char_boundary(&self, i: usize) -> bool {
+        match &self.heap {
+            Some(text) => text.is_char_boundary(i),
+            // Whole `str`s are copied in: only continuation bytes are inside
+            // a character.
+            None => {
+                i == usize::from(self.len)
+                    || (i < usize::from(self.len) && self.bytes.get(i).is_some_and(|b| (*b as i8) >= -0x40))
+            }
+        }
+    }
+
+    /// The text as a `String`, to edit (moving it out of line).
+    #[cold]
+    pub(crate) fn to_mut(&mut self) -> &mut String {
+        let (bytes, len) = (&self.bytes, self.len);
+        self.heap.get_or_insert_with(|| inline_str(bytes, len).to_string())
+    }
+}
+
+/// The first `len` bytes of `bytes`, as text.
+fn inline_str(bytes: &[u8], len: u8) -> &str {
+    bytes.get(..usize::from(len)).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or_default()
+}
+
 /// Whether `key` renders as `.key` in a path (else `["key"]`).
 pub(crate) fn is_identifier(key: &str) -> bool {
     let mut chars = key.chars();

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use schemavm_compiler::bytecode::{NodeFlags, NodeId, ObjectChecks, RegexId};
 
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Vm};
-use crate::error::{ErrorKind, Exhausted};
+use crate::error::{ErrorKind, Exhausted, Pending};
 
 /// Deferred `properties` checks kept in a buffer during a quiet scan;
 /// beyond it, a second pass looks the names up again.
@@ -411,8 +411,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let at = Some(InstanceStep::Key(key));
         if self.program.node(node).flags().contains(NodeFlags::ALWAYS_INVALID) {
             if self.collecting() {
-                let allowed = c.declared.clone();
-                let kind = ErrorKind::UnexpectedProperty { keyword, name: key.to_string(), allowed };
+                let kind = Pending::UnexpectedProperty { keyword, allowed: c.declared.clone() };
                 self.descend(&[], at, |vm| vm.report(&[keyword], kind, None));
             }
             return Ok(false);
@@ -439,11 +438,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let at = Some(InstanceStep::Key(key));
             let ok = if flags.contains(NodeFlags::ALWAYS_INVALID) {
                 if self.collecting() {
-                    let kind = ErrorKind::UnexpectedProperty {
-                        keyword: "unevaluatedProperties",
-                        name: key.to_string(),
-                        allowed: Default::default(),
-                    };
+                    let kind =
+                        Pending::UnexpectedProperty { keyword: "unevaluatedProperties", allowed: Default::default() };
                     self.descend(&[], at, |vm| vm.report(&["unevaluatedProperties"], kind, None));
                 }
                 false
