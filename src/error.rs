@@ -9,7 +9,7 @@ use serde_json::{Number, Value};
 use schemavm_compiler::Format;
 use schemavm_compiler::value::{JsonType, TypeSet};
 
-use crate::location::{InlinePath, InstanceLocation, LocationText, PathSegment};
+use crate::location::{InlinePath, InstanceLocation, LocationText, PathSegment, TextWriter};
 use crate::message::MessageOptions;
 
 /// Why an evaluation stopped before reaching a verdict.
@@ -266,8 +266,9 @@ pub struct ValidationError(pub(crate) Box<ErrorData>);
 #[derive(Clone)]
 pub(crate) struct ErrorData {
     /// The instance location, built on first use from `inline` (or given
-    /// when the error is made).
-    instance_location: OnceLock<InstanceLocation>,
+    /// when the error is made). Boxed, like the other caches, so that an
+    /// error fits in 256 bytes.
+    instance_location: OnceLock<Box<InstanceLocation>>,
     /// The instance location as recorded, when short (else the root, and
     /// `instance_location` is set).
     inline: InlinePath,
@@ -276,7 +277,7 @@ pub(crate) struct ErrorData {
     locations: LocationText,
     /// Where the keyword location ends in `locations` (a character
     /// boundary).
-    keyword_end: usize,
+    keyword_end: u32,
     kind: Detail,
     found: Seen,
     pub(crate) options: MessageOptions,
@@ -286,7 +287,7 @@ pub(crate) struct ErrorData {
 #[derive(Clone)]
 pub(crate) enum Detail {
     Ready(ErrorKind),
-    Pending(Pending, OnceLock<ErrorKind>),
+    Pending(Pending, OnceLock<Box<ErrorKind>>),
 }
 
 /// An error kind recorded without allocating, built into its
@@ -328,7 +329,7 @@ pub(crate) enum Seen {
     /// Given (or none).
     Ready(Option<Found>),
     /// A number, previewed with [`Found::number`] when asked for.
-    Number(Number, OnceLock<Found>),
+    Number(Number, OnceLock<Box<Found>>),
 }
 
 impl From<Option<Found>> for Seen {
@@ -352,14 +353,20 @@ pub(crate) enum Place {
 }
 
 impl ErrorData {
+    /// Where the keyword location ends in `locations`.
+    fn keyword_end(&self) -> usize {
+        self.keyword_end as usize
+    }
+
     /// Where the absolute keyword location ends in `locations`.
     fn absolute_end(&self) -> usize {
-        self.locations.len().saturating_sub(self.inline.keys_len()).max(self.keyword_end)
+        self.locations.len().saturating_sub(self.inline.keys_len()).max(self.keyword_end())
     }
 
     pub(crate) fn instance_location(&self) -> &InstanceLocation {
-        self.instance_location
-            .get_or_init(|| self.inline.build(self.locations.as_str().get(self.absolute_end()..).unwrap_or_default()))
+        self.instance_location.get_or_init(|| {
+            Box::new(self.inline.build(self.locations.as_str().get(self.absolute_end()..).unwrap_or_default()))
+        })
     }
 
     /// How many segments the instance location has.
@@ -370,48 +377,51 @@ impl ErrorData {
     /// Replaces the instance location.
     pub(crate) fn set_instance_location(&mut self, location: InstanceLocation) {
         let end = self.absolute_end();
-        self.locations.to_mut().truncate(end);
+        self.locations.edit(|text| text.truncate(end));
         self.inline = InlinePath::default();
-        self.instance_location = OnceLock::from(location);
+        self.instance_location = OnceLock::from(Box::new(location));
     }
 
     fn keyword_location(&self) -> &str {
-        self.locations.as_str().get(..self.keyword_end).unwrap_or_default()
+        self.locations.as_str().get(..self.keyword_end()).unwrap_or_default()
     }
 
     fn absolute_keyword_location(&self) -> &str {
-        self.locations.as_str().get(self.keyword_end..self.absolute_end()).unwrap_or_default()
+        self.locations.as_str().get(self.keyword_end()..self.absolute_end()).unwrap_or_default()
     }
 
     /// Puts `prefix` before the keyword location.
     pub(crate) fn prefix_keyword_location(&mut self, prefix: &str) {
-        self.locations.to_mut().insert_str(0, prefix);
-        self.keyword_end += prefix.len();
+        self.locations.edit(|text| text.insert_str(0, prefix));
+        self.keyword_end = u32::try_from(self.keyword_end() + prefix.len()).unwrap_or(0);
     }
 
     /// Removes the first `len` bytes of the keyword location (all of it if
     /// it is shorter or `len` is not a character boundary).
     pub(crate) fn strip_keyword_location(&mut self, len: usize) {
         let text = self.locations.as_str();
-        let cut = if len <= self.keyword_end && text.is_char_boundary(len) { len } else { self.keyword_end };
-        self.locations.to_mut().replace_range(..cut, "");
-        self.keyword_end -= cut;
+        let end = self.keyword_end();
+        let cut = if len <= end && text.is_char_boundary(len) { len } else { end };
+        self.locations.edit(|text| text.replace_range(..cut, ""));
+        self.keyword_end = u32::try_from(end - cut).unwrap_or(0);
     }
 
     pub(crate) fn kind(&self) -> &ErrorKind {
         match &self.kind {
             Detail::Ready(kind) => kind,
-            Detail::Pending(pending, built) => built.get_or_init(|| match pending {
-                Pending::Type { expected, found } => {
-                    ErrorKind::Type { expected: expected.iter().collect(), found: *found }
-                }
-                Pending::UnexpectedProperty { keyword, allowed } => {
-                    let name = match self.instance_location().segments().last() {
-                        Some(PathSegment::Key(name)) => name.clone(),
-                        _ => String::new(),
-                    };
-                    ErrorKind::UnexpectedProperty { keyword, name, allowed: allowed.clone() }
-                }
+            Detail::Pending(pending, built) => built.get_or_init(|| {
+                Box::new(match pending {
+                    Pending::Type { expected, found } => {
+                        ErrorKind::Type { expected: expected.iter().collect(), found: *found }
+                    }
+                    Pending::UnexpectedProperty { keyword, allowed } => {
+                        let name = match self.instance_location().segments().last() {
+                            Some(PathSegment::Key(name)) => name.clone(),
+                            _ => String::new(),
+                        };
+                        ErrorKind::UnexpectedProperty { keyword, name, allowed: allowed.clone() }
+                    }
+                })
             }),
         }
     }
@@ -432,7 +442,7 @@ impl ErrorData {
     pub(crate) fn found(&self) -> Option<&Found> {
         match &self.found {
             Seen::Ready(found) => found.as_ref(),
-            Seen::Number(n, preview) => Some(preview.get_or_init(|| Found::number(n))),
+            Seen::Number(n, preview) => Some(preview.get_or_init(|| Box::new(Found::number(n)))),
         }
     }
 }
@@ -463,34 +473,35 @@ impl PartialEq for ErrorData {
 
 impl ValidationError {
     /// An error of `kind` about `found`, whose locations `write` puts in
-    /// place (written straight into the error, with room for `capacity`
-    /// bytes): its keyword location, then its absolute keyword location,
-    /// then the keys of an inline `Place`. `write` returns where the
+    /// place: its keyword location, then
+    /// its absolute keyword location, then the keys of an inline `Place`. `write` returns where the
     /// keyword location ends (clamped to a character boundary) and the
     /// place.
     pub(crate) fn record(
         kind: impl Into<Detail>,
         found: impl Into<Seen>,
-        capacity: usize,
-        write: impl FnOnce(&mut LocationText) -> (usize, Place),
+        write: impl FnOnce(&mut TextWriter<'_>) -> (usize, Place),
     ) -> ValidationError {
         let mut data = Box::new(ErrorData {
             instance_location: OnceLock::new(),
             inline: InlinePath::default(),
-            locations: LocationText::with_capacity(capacity),
+            locations: LocationText::default(),
             keyword_end: 0,
             kind: kind.into(),
             found: found.into(),
             options: MessageOptions::default(),
         });
-        let (keyword_end, place) = write(&mut data.locations);
-        let mut keyword_end = keyword_end.min(data.locations.len());
-        while !data.locations.is_char_boundary(keyword_end) {
+        // Written in place: nothing is copied or read back.
+        let mut text = TextWriter::fill(&mut data.locations);
+        let (keyword_end, place) = write(&mut text);
+        let mut keyword_end = keyword_end.min(text.len());
+        while !text.is_char_boundary(keyword_end) {
             keyword_end -= 1;
         }
-        data.keyword_end = keyword_end;
+        text.finish();
+        data.keyword_end = u32::try_from(keyword_end).unwrap_or(0);
         match place {
-            Place::Built(location) => data.instance_location = OnceLock::from(location),
+            Place::Built(location) => data.instance_location = OnceLock::from(Box::new(location)),
             Place::Inline(inline) => data.inline = inline,
         }
         ValidationError(data)
@@ -603,3 +614,15 @@ impl Found {
 }
 
 impl std::error::Error for ValidationError {}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Recording an error copies it into its box: kept within 256 bytes,
+    /// the copy is a few vector moves.
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn an_error_fits_in_256_bytes() {
+        assert!(std::mem::size_of::<ErrorData>() <= 256, "{}", std::mem::size_of::<ErrorData>());
+    }
+}

@@ -428,7 +428,7 @@ fn exhausted_error(reason: Exhausted, fuel_used: u64) -> ValidationError {
 
 /// An error about the whole evaluation, at the root.
 fn root_error(kind: ErrorKind) -> ValidationError {
-    ValidationError::record(kind, None, 0, |_| (0, error::Place::Built(InstanceLocation::root())))
+    ValidationError::record(kind, None, |_| (0, error::Place::Built(InstanceLocation::root())))
 }
 
 #[cfg(test)]

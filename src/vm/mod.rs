@@ -50,7 +50,7 @@ pub(crate) use budget::Meter;
 
 use crate::FormatFn;
 use crate::error::{Detail, ErrorKind, Exhausted, Place, Seen, ValidationError};
-use crate::location::{InlinePath, InstanceLocation, LocationText, PathSegment};
+use crate::location::{InlinePath, InstanceLocation, PathSegment, TextWriter};
 
 /// The outcome of one check: `Ok(valid)` or an exhausted budget.
 pub(crate) type Flow = Result<bool, Exhausted>;
@@ -261,16 +261,6 @@ pub(crate) enum KeywordStep<'p> {
 enum InstanceStep<'v> {
     Key(&'v str),
     Index(usize),
-}
-
-impl InstanceStep<'_> {
-    /// The length of its key in bytes (0 for an index).
-    fn key_len(&self) -> usize {
-        match self {
-            InstanceStep::Key(k) => k.len(),
-            InstanceStep::Index(_) => 0,
-        }
-    }
 }
 
 /// How `anyOf` and `oneOf` combine their alternatives.
@@ -893,11 +883,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// error when short.
     fn make_error(&self, keyword: &[&str], kind: Detail, found: Seen) -> ValidationError {
         let node_location = self.program.node(self.current).location();
-        let suffix: usize = keyword.iter().map(|k| 1 + k.len()).sum();
-        let inline = InlinePath::fits(self.instance_path.len());
-        let keys: usize = if inline { self.instance_path.iter().map(InstanceStep::key_len).sum() } else { 0 };
-        let capacity = keyword_path_len(&self.keyword_path) + 2 * suffix + node_location.len() + keys;
-        ValidationError::record(kind, found, capacity, |locations| {
+        let mut path = InlinePath::default();
+        let inline = self.instance_path.iter().all(|step| match *step {
+            InstanceStep::Key(k) => path.push_key(k.len()),
+            InstanceStep::Index(i) => path.push_index(i),
+        });
+        ValidationError::record(kind, found, |locations| {
             push_keyword_path(locations, &self.keyword_path);
             let suffix_start = locations.len();
             for k in keyword {
@@ -906,25 +897,15 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let keyword_end = locations.len();
             locations.push_str(node_location);
             locations.repeat(suffix_start..keyword_end);
-            let place = if inline {
-                let mut path = InlinePath::default();
-                for step in self.instance_path.iter() {
-                    // `fits` checked the depth: every push succeeds.
-                    match *step {
-                        InstanceStep::Key(k) => {
-                            path.push_key(k.len());
-                            locations.push_str(k);
-                        }
-                        InstanceStep::Index(i) => {
-                            path.push_index(i);
-                        }
-                    }
+            if !inline {
+                return (keyword_end, Place::Built(self.instance_location()));
+            }
+            for step in self.instance_path.iter() {
+                if let InstanceStep::Key(k) = *step {
+                    locations.push_str(k);
                 }
-                Place::Inline(path)
-            } else {
-                Place::Built(self.instance_location())
-            };
-            (keyword_end, place)
+            }
+            (keyword_end, Place::Inline(path))
         })
     }
 
@@ -989,14 +970,14 @@ impl PointerText for String {
     }
 }
 
-impl PointerText for LocationText {
+impl PointerText for TextWriter<'_> {
     #[inline(always)]
     fn push_str(&mut self, s: &str) {
-        LocationText::push_str(self, s);
+        TextWriter::push_str(self, s);
     }
     #[inline(always)]
     fn push_token(&mut self, token: &str) {
-        LocationText::push_token(self, token);
+        TextWriter::push_token(self, token);
     }
 }
 
