@@ -344,14 +344,6 @@ impl From<&Number> for Seen {
     }
 }
 
-/// Where an error is in the instance, as its maker knows it.
-pub(crate) enum Place {
-    /// Built already.
-    Built(InstanceLocation),
-    /// Recorded inline; the keys follow the absolute keyword location.
-    Inline(InlinePath),
-}
-
 impl ErrorData {
     /// Where the keyword location ends in `locations`.
     fn keyword_end(&self) -> usize {
@@ -472,39 +464,51 @@ impl PartialEq for ErrorData {
 }
 
 impl ValidationError {
-    /// An error of `kind` about `found`, whose locations `write` puts in
-    /// place: its keyword location, then
-    /// its absolute keyword location, then the keys of an inline `Place`. `write` returns where the
-    /// keyword location ends (clamped to a character boundary) and the
-    /// place.
+    /// An error (of kind [`ErrorKind::False`] until
+    /// [`ValidationError::describe`]d) whose locations `write` puts in
+    /// place: into the text, its keyword location, then its absolute
+    /// keyword location, then the keys of the instance location recorded
+    /// into the path. `write` returns where the keyword location ends
+    /// (clamped to a character boundary) and, if the instance location
+    /// did not fit in the path, the location built. Written in place,
+    /// nothing read back right after it is written (which would stall on
+    /// the stores).
+    #[inline(always)]
     pub(crate) fn record(
-        kind: impl Into<Detail>,
-        found: impl Into<Seen>,
-        write: impl FnOnce(&mut TextWriter<'_>) -> (usize, Place),
+        write: impl FnOnce(&mut TextWriter<'_>, &mut InlinePath) -> (usize, Option<InstanceLocation>),
     ) -> ValidationError {
         let mut data = Box::new(ErrorData {
             instance_location: OnceLock::new(),
             inline: InlinePath::default(),
             locations: LocationText::default(),
             keyword_end: 0,
-            kind: kind.into(),
-            found: found.into(),
+            kind: Detail::Ready(ErrorKind::False),
+            found: Seen::Ready(None),
             options: MessageOptions::default(),
         });
-        // Written in place: nothing is copied or read back.
-        let mut text = TextWriter::fill(&mut data.locations);
-        let (keyword_end, place) = write(&mut text);
+        let ErrorData { inline, locations, .. } = &mut *data;
+        let mut text = TextWriter::fill(locations);
+        let (keyword_end, built) = write(&mut text, inline);
         let mut keyword_end = keyword_end.min(text.len());
         while !text.is_char_boundary(keyword_end) {
             keyword_end -= 1;
         }
         text.finish();
         data.keyword_end = u32::try_from(keyword_end).unwrap_or(0);
-        match place {
-            Place::Built(location) => data.instance_location = OnceLock::from(Box::new(location)),
-            Place::Inline(inline) => data.inline = inline,
+        if let Some(location) = built {
+            data.inline = InlinePath::default();
+            data.instance_location = OnceLock::from(Box::new(location));
         }
         ValidationError(data)
+    }
+
+    /// Sets what the error is and the value it is about. (Done by the
+    /// caller after [`ValidationError::record`], when the stores that
+    /// built `kind` are done.)
+    #[inline(always)]
+    pub(crate) fn describe(&mut self, kind: impl Into<Detail>, found: impl Into<Seen>) {
+        self.0.kind = kind.into();
+        self.0.found = found.into();
     }
 
     /// Where in the instance.

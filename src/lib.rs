@@ -428,7 +428,9 @@ fn exhausted_error(reason: Exhausted, fuel_used: u64) -> ValidationError {
 
 /// An error about the whole evaluation, at the root.
 fn root_error(kind: ErrorKind) -> ValidationError {
-    ValidationError::record(kind, None, |_| (0, error::Place::Built(InstanceLocation::root())))
+    let mut error = ValidationError::record(|_, _| (0, None));
+    error.describe(kind, None);
+    error
 }
 
 #[cfg(test)]

@@ -49,8 +49,8 @@ pub use budget::Budget;
 pub(crate) use budget::Meter;
 
 use crate::FormatFn;
-use crate::error::{Detail, ErrorKind, Exhausted, Place, Seen, ValidationError};
-use crate::location::{InlinePath, InstanceLocation, PathSegment, TextWriter};
+use crate::error::{Detail, ErrorKind, Exhausted, Seen, ValidationError};
+use crate::location::{InstanceLocation, PathSegment, TextWriter};
 
 /// The outcome of one check: `Ok(valid)` or an exhausted budget.
 pub(crate) type Flow = Result<bool, Exhausted>;
@@ -863,32 +863,31 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// Records an error for `keyword` (steps below the current node) at
     /// the current instance location.
-    #[cold]
+    #[inline]
     fn report(&mut self, keyword: &[&str], kind: impl Into<Detail>, found: impl Into<Seen>) {
         if self.reported >= self.max_errors {
             self.truncated = true;
             return;
         }
         self.reported += 1;
-        let error = self.make_error(keyword, kind.into(), found.into());
+        let mut error = self.make_error(keyword);
+        error.describe(kind, found);
         if M::ANNOTATE {
             self.unit_error(&error);
         }
         self.errors.push(error);
     }
 
-    /// Builds the error: the keyword location, the absolute keyword
-    /// location and (for a short instance location, built only when asked
-    /// for) the instance keys are written into one buffer, inside the
-    /// error when short.
-    fn make_error(&self, keyword: &[&str], kind: Detail, found: Seen) -> ValidationError {
+    /// Builds the error at the current locations (of kind
+    /// [`ErrorKind::False`] until described): the keyword location, the
+    /// absolute keyword location and (for a short instance location, built
+    /// only when asked for) the instance keys are written into one buffer,
+    /// inside the error when short.
+    #[cold]
+    #[inline(never)]
+    fn make_error(&self, keyword: &[&str]) -> ValidationError {
         let node_location = self.program.node(self.current).location();
-        let mut path = InlinePath::default();
-        let inline = self.instance_path.iter().all(|step| match *step {
-            InstanceStep::Key(k) => path.push_key(k.len()),
-            InstanceStep::Index(i) => path.push_index(i),
-        });
-        ValidationError::record(kind, found, |locations| {
+        ValidationError::record(|locations, path| {
             push_keyword_path(locations, &self.keyword_path);
             let suffix_start = locations.len();
             for k in keyword {
@@ -897,15 +896,19 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let keyword_end = locations.len();
             locations.push_str(node_location);
             locations.repeat(suffix_start..keyword_end);
+            let inline = self.instance_path.iter().all(|step| match *step {
+                InstanceStep::Key(k) => path.push_key(k.len()),
+                InstanceStep::Index(i) => path.push_index(i),
+            });
             if !inline {
-                return (keyword_end, Place::Built(self.instance_location()));
+                return (keyword_end, Some(self.instance_location()));
             }
             for step in self.instance_path.iter() {
                 if let InstanceStep::Key(k) = *step {
                     locations.push_str(k);
                 }
             }
-            (keyword_end, Place::Inline(path))
+            (keyword_end, None)
         })
     }
 
@@ -924,7 +927,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// Re-roots errors found by a detached evaluation under the current
     /// location and `keyword`.
     fn adopt(&self, keyword: &[&str], errors: Vec<ValidationError>) -> Vec<ValidationError> {
-        let base = self.make_error(keyword, ErrorKind::False.into(), None.into());
+        let base = self.make_error(keyword);
         errors
             .into_iter()
             .map(|mut e| {
