@@ -507,7 +507,11 @@ impl ValidationError {
     /// built `kind` are done.)
     #[inline(always)]
     pub(crate) fn describe(&mut self, kind: impl Into<Detail>, found: impl Into<Seen>) {
-        self.0.kind = kind.into();
+        let old = std::mem::replace(&mut self.0.kind, kind.into());
+        if matches!(old, Detail::Ready(ErrorKind::False)) {
+            // Owns nothing: skip the out-of-line drop.
+            std::mem::forget(old);
+        }
         self.0.found = found.into();
     }
 

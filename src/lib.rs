@@ -459,6 +459,23 @@ mod tests {
     }
 
     #[test]
+    fn dropped_alternative_errors_count_against_the_limit() {
+        // `x` passes, but its first alternative's error, reported and then
+        // dropped, counts against `max_errors` (a subtree that passes is
+        // checked quietly first, and must not change that).
+        let schema =
+            json!({"properties": {"x": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}, "required": ["p", "q"]});
+        let v = Validator::options().max_errors(2).build(&schema).unwrap();
+        let errors: Vec<String> = v.iter_errors(&json!({"x": 1})).map(|e| e.to_string()).collect();
+        assert_eq!(
+            errors,
+            [r#"$: missing required property "p""#, "$: more errors than the error limit (2); the rest are not listed"]
+        );
+        let errors: Vec<String> = v.iter_errors(&json!({"x": "s"})).map(|e| e.to_string()).collect();
+        assert_eq!(errors, [r#"$: missing required property "p""#, r#"$: missing required property "q""#]);
+    }
+
+    #[test]
     fn error_locations_at_every_depth() {
         // Four segments are recorded inline, five are built at once.
         let v = Validator::new(&json!({

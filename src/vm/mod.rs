@@ -8,7 +8,10 @@
 //! records every error with its instance location, evaluation path and
 //! absolute keyword location. In `Collect` mode, subschemas whose errors
 //! are never shown (`not`, `if`, `contains`) run with recording off, which
-//! restores short-circuiting there. [`Annotate`] (for `evaluate`) is
+//! restores short-circuiting there; and below the root, every node is
+//! first checked with recording off, as `Fast` checks it, and evaluated
+//! again with recording only if it fails, so subtrees that pass cost what
+//! `is_valid` costs (the fuel of both runs is charged). [`Annotate`] (for `evaluate`) is
 //! `Collect` plus an output unit per subschema evaluation and the
 //! applicators' annotations ([`output`]); it enters every subschema (no
 //! always-valid shortcut, no memo, every `anyOf` branch) except below one
@@ -342,6 +345,11 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     max_errors: usize,
     /// Some error was not recorded because of `max_errors`.
     pub(crate) truncated: bool,
+    /// While collecting: an `anyOf`/`oneOf` alternative failed (or was
+    /// skipped by a discriminator) with recording off, where recording
+    /// would have reported its errors (dropped later, but counted against
+    /// `max_errors`); see [`Vm::passes_quietly`].
+    tentative: bool,
     /// Output units (only in the annotating mode).
     units: M::Units,
     _mode: PhantomData<M>,
@@ -368,6 +376,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             reported: 0,
             max_errors: budget.max_errors,
             truncated: false,
+            tentative: false,
             units: Default::default(),
             _mode: PhantomData,
         }
@@ -433,20 +442,26 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// (as [`Fast`] checks it: no paths kept, the first failure ends it),
     /// so a subtree that passes costs no bookkeeping. If it fails, the
     /// caller evaluates it again, recording its errors; the fuel of both
-    /// runs is charged. With `TRACK`, what it evaluated is added to `ev`
-    /// only if it passes.
+    /// runs is charged. A pass counts only if no alternative failed in it:
+    /// recording, such a failure reports errors (then dropped) that count
+    /// against `max_errors`, so the node is evaluated again too. With
+    /// `TRACK`, what it evaluated is added to `ev` only if it passes.
     #[inline]
     fn passes_quietly<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        if TRACK {
+        let outer = std::mem::replace(&mut self.tentative, false);
+        let passed = if TRACK {
             let mut trial = Evaluated::default();
-            let passed = self.quietly(|vm| vm.node::<true>(id, v, &mut trial))?;
-            if passed {
+            let passed = self.quietly(|vm| vm.node::<true>(id, v, &mut trial));
+            let passed = passed.map(|p| p && !self.tentative);
+            if passed == Ok(true) {
                 ev.merge(&trial);
             }
-            Ok(passed)
+            passed
         } else {
-            self.quietly(|vm| vm.node::<false>(id, v, ev))
-        }
+            self.quietly(|vm| vm.node::<false>(id, v, ev)).map(|p| p && !self.tentative)
+        };
+        self.tentative = outer;
+        passed
     }
 
     /// Evaluates node `id` against `v`. With `TRACK`, what it evaluated is
@@ -685,6 +700,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if self.unobserved() {
             if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
                 if let Some(value) = map.get(&*d.property) {
+                    // The alternatives skipped would fail.
+                    self.tentative |= M::COLLECT;
                     return self.candidates::<TRACK>(combine, list, d, value, v, ev);
                 }
             }
@@ -735,7 +752,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if self.collecting() {
                     matched.push(i);
                 }
-            } else if self.collecting() {
+            } else if !self.collecting() {
+                self.tentative |= M::COLLECT;
+            } else {
                 let errors = self.errors.split_off(mark);
                 let index = u32::try_from(i).unwrap_or(u32::MAX);
                 // Both lists are in order.
@@ -848,6 +867,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             reported: self.reported,
             max_errors: self.max_errors,
             truncated: false,
+            tentative: false,
             units: Default::default(),
             _mode: PhantomData,
         };
@@ -858,6 +878,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         self.meter = sub.meter;
         self.reported = sub.reported;
         self.truncated |= sub.truncated;
+        self.tentative |= sub.tentative;
         Ok((result?, sub.errors.into_vec()))
     }
 

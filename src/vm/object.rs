@@ -411,8 +411,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let at = Some(InstanceStep::Key(key));
         if self.program.node(node).flags().contains(NodeFlags::ALWAYS_INVALID) {
             if self.collecting() {
-                let kind = Pending::UnexpectedProperty { keyword, allowed: c.declared.clone() };
-                self.descend(&[], at, |vm| vm.report(&[keyword], kind, None));
+                self.descend(&[], at, |vm| {
+                    vm.report(&[keyword], Pending::UnexpectedProperty { keyword, allowed: c.declared.clone() }, None);
+                });
             }
             return Ok(false);
         }
@@ -438,9 +439,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let at = Some(InstanceStep::Key(key));
             let ok = if flags.contains(NodeFlags::ALWAYS_INVALID) {
                 if self.collecting() {
-                    let kind =
-                        Pending::UnexpectedProperty { keyword: "unevaluatedProperties", allowed: Default::default() };
-                    self.descend(&[], at, |vm| vm.report(&["unevaluatedProperties"], kind, None));
+                    self.descend(&[], at, |vm| {
+                        let kind = Pending::UnexpectedProperty {
+                            keyword: "unevaluatedProperties",
+                            allowed: Default::default(),
+                        };
+                        vm.report(&["unevaluatedProperties"], kind, None);
+                    });
                 }
                 false
             } else {
