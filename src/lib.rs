@@ -476,6 +476,24 @@ mod tests {
     }
 
     #[test]
+    fn dropped_alternative_errors_count_against_the_limit_through_the_memo() {
+        // `d11` applies `d0` 2048 times at each location: memoized. Its
+        // first evaluation reports (and drops) the errors of `anyOf`'s
+        // first alternative.
+        let mut defs = serde_json::Map::new();
+        defs.insert("d0".into(), json!({"anyOf": [{"type": "string"}, {"type": "integer"}]}));
+        for i in 1..12 {
+            let previous = format!("#/$defs/d{}", i - 1);
+            defs.insert(format!("d{i}"), json!({"allOf": [{"$ref": previous}, {"$ref": previous}]}));
+        }
+        let schema = json!({"$defs": defs, "properties": {"x": {"$ref": "#/$defs/d11"}}, "required": ["p", "q", "r"]});
+        let v = Validator::options().max_errors(3).build(&schema).unwrap();
+        let errors: Vec<String> = v.iter_errors(&json!({"x": 1})).map(|e| e.to_string()).collect();
+        assert_eq!(errors.len(), 4, "{errors:?}");
+        assert_eq!(errors[3], "$: more errors than the error limit (3); the rest are not listed");
+    }
+
+    #[test]
     fn error_locations_at_every_depth() {
         // Four segments are recorded inline, five are built at once.
         let v = Validator::new(&json!({

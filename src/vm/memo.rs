@@ -147,7 +147,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 .collect()
         });
         let extra = (TRACK || errors.is_some()).then(|| Box::new(Extra { evaluated: TRACK.then_some(own), errors }));
-        self.memo.insert(key, Entry { valid, extra });
+        // A quiet check that met a failing alternative is evaluated again
+        // while collecting (see `Vm::passes_quietly`), which must not hit
+        // verdicts found meanwhile: recording, their alternatives report.
+        if recording || !self.tentative {
+            self.memo.insert(key, Entry { valid, extra });
+        }
         Ok(valid)
     }
 }
