@@ -97,6 +97,9 @@ impl Drop for Memo {
 
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     pub(super) fn memoized<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        if self.inconclusive() {
+            return Ok(false);
+        }
         let key = Key { node: id, scope: self.scope_id(), value: v as *const Value as usize };
         let recording = self.collecting();
         if let Some(entry) = self.memo.get(&key) {
@@ -147,12 +150,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 .collect()
         });
         let extra = (TRACK || errors.is_some()).then(|| Box::new(Extra { evaluated: TRACK.then_some(own), errors }));
-        // A quiet check that met a failing alternative is evaluated again
-        // while collecting (see `Vm::passes_quietly`), which must not hit
-        // verdicts found meanwhile: recording, their alternatives report.
-        if recording || !self.tentative {
-            self.memo.insert(key, Entry { valid, extra });
-        }
+        self.memo.insert(key, Entry { valid, extra });
         Ok(valid)
     }
 }

@@ -345,11 +345,13 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     max_errors: usize,
     /// Some error was not recorded because of `max_errors`.
     pub(crate) truncated: bool,
-    /// While collecting: an `anyOf`/`oneOf` alternative failed (or was
-    /// skipped by a discriminator) with recording off, where recording
-    /// would have reported its errors (dropped later, but counted against
-    /// `max_errors`); see [`Vm::passes_quietly`].
-    tentative: bool,
+    /// During a quiet check of [`Vm::passes_quietly`] (else `None`):
+    /// whether it is inconclusive, having met an `anyOf`/`oneOf`
+    /// alternative that failed (or was skipped by a discriminator), whose
+    /// errors recording would have reported (dropped later, but counted
+    /// against `max_errors`), or a memoized node (whose verdict, cached,
+    /// would spare the recording run those reports).
+    tentative: Option<bool>,
     /// Output units (only in the annotating mode).
     units: M::Units,
     _mode: PhantomData<M>,
@@ -376,7 +378,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             reported: 0,
             max_errors: budget.max_errors,
             truncated: false,
-            tentative: false,
+            tentative: None,
             units: Default::default(),
             _mode: PhantomData,
         }
@@ -442,26 +444,42 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// (as [`Fast`] checks it: no paths kept, the first failure ends it),
     /// so a subtree that passes costs no bookkeeping. If it fails, the
     /// caller evaluates it again, recording its errors; the fuel of both
-    /// runs is charged. A pass counts only if no alternative failed in it:
-    /// recording, such a failure reports errors (then dropped) that count
-    /// against `max_errors`, so the node is evaluated again too. With
+    /// runs is charged. A pass counts only if no alternative failed in it
+    /// (recording, such a failure reports errors, then dropped, that count
+    /// against `max_errors`) and it met no memoized node (which the check
+    /// gives up on: caching its verdict would spare the recording run such
+    /// reports, and not caching it could cost exponential time); else the
+    /// node is evaluated again too. With
     /// `TRACK`, what it evaluated is added to `ev` only if it passes.
     #[inline]
     fn passes_quietly<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        let outer = std::mem::replace(&mut self.tentative, false);
+        self.tentative = Some(false);
         let passed = if TRACK {
             let mut trial = Evaluated::default();
             let passed = self.quietly(|vm| vm.node::<true>(id, v, &mut trial));
-            let passed = passed.map(|p| p && !self.tentative);
+            let passed = passed.map(|p| p && self.tentative == Some(false));
             if passed == Ok(true) {
                 ev.merge(&trial);
             }
             passed
         } else {
-            self.quietly(|vm| vm.node::<false>(id, v, ev)).map(|p| p && !self.tentative)
+            self.quietly(|vm| vm.node::<false>(id, v, ev)).map(|p| p && self.tentative == Some(false))
         };
-        self.tentative = outer;
+        self.tentative = None;
         passed
+    }
+
+    /// During a quiet check of [`Vm::passes_quietly`], marks it
+    /// inconclusive and says so (then its verdict no longer matters).
+    #[inline]
+    fn inconclusive(&mut self) -> bool {
+        match &mut self.tentative {
+            Some(seen) => {
+                *seen = true;
+                true
+            }
+            None => false,
+        }
     }
 
     /// Evaluates node `id` against `v`. With `TRACK`, what it evaluated is
@@ -701,7 +719,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
                 if let Some(value) = map.get(&*d.property) {
                     // The alternatives skipped would fail.
-                    self.tentative |= M::COLLECT;
+                    self.inconclusive();
                     return self.candidates::<TRACK>(combine, list, d, value, v, ev);
                 }
             }
@@ -753,7 +771,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     matched.push(i);
                 }
             } else if !self.collecting() {
-                self.tentative |= M::COLLECT;
+                self.inconclusive();
             } else {
                 let errors = self.errors.split_off(mark);
                 let index = u32::try_from(i).unwrap_or(u32::MAX);
@@ -867,7 +885,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             reported: self.reported,
             max_errors: self.max_errors,
             truncated: false,
-            tentative: false,
+            tentative: self.tentative,
             units: Default::default(),
             _mode: PhantomData,
         };
@@ -878,7 +896,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         self.meter = sub.meter;
         self.reported = sub.reported;
         self.truncated |= sub.truncated;
-        self.tentative |= sub.tentative;
+        self.tentative = sub.tentative;
         Ok((result?, sub.errors.into_vec()))
     }
 
