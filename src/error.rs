@@ -2,14 +2,14 @@
 
 use std::fmt;
 
-use serde_json::Value;
+use std::sync::{Arc, OnceLock};
+
+use serde_json::{Number, Value};
 
 use schemavm_compiler::Format;
-use schemavm_compiler::value::JsonType;
+use schemavm_compiler::value::{JsonType, TypeSet};
 
-use std::sync::OnceLock;
-
-use crate::location::{InlinePath, InstanceLocation};
+use crate::location::{InlinePath, InstanceLocation, LocationText, PathSegment, TextWriter};
 use crate::message::MessageOptions;
 
 /// Why an evaluation stopped before reaching a verdict.
@@ -260,64 +260,105 @@ pub enum ErrorKind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ValidationError(pub(crate) Box<ErrorData>);
 
+/// An error as recorded: its locations in one buffer (inline when short),
+/// its kind and found value possibly not built yet (see [`Pending`],
+/// [`Seen`]), so that recording an error allocates only its box.
 #[derive(Clone)]
 pub(crate) struct ErrorData {
     /// The instance location, built on first use from `inline` (or given
-    /// when the error is made).
-    instance_location: OnceLock<InstanceLocation>,
+    /// when the error is made). Boxed, like the other caches, so that an
+    /// error fits in 256 bytes.
+    instance_location: OnceLock<Box<InstanceLocation>>,
     /// The instance location as recorded, when short (else the root, and
     /// `instance_location` is set).
     inline: InlinePath,
     /// The keyword location, the absolute keyword location and the keys of
-    /// `inline`, in one buffer (one allocation per error).
-    locations: String,
+    /// `inline`, in one buffer.
+    locations: LocationText,
     /// Where the keyword location ends in `locations` (a character
     /// boundary).
-    keyword_end: usize,
-    pub(crate) kind: ErrorKind,
-    pub(crate) found: Option<Found>,
+    keyword_end: u32,
+    kind: Detail,
+    found: Seen,
     pub(crate) options: MessageOptions,
 }
 
-/// Where an error is in the instance, as its maker knows it.
-pub(crate) enum Place {
-    /// Built already.
-    Built(InstanceLocation),
-    /// Recorded inline; the keys follow the absolute keyword location.
-    Inline(InlinePath),
+/// An error's kind, given or to be built from a [`Pending`] on first use.
+#[derive(Clone)]
+pub(crate) enum Detail {
+    Ready(ErrorKind),
+    Pending(Pending, OnceLock<Box<ErrorKind>>),
+}
+
+/// An error kind recorded without allocating, built into its
+/// [`ErrorKind`] when asked for.
+#[derive(Debug, Clone)]
+pub(crate) enum Pending {
+    /// [`ErrorKind::Type`].
+    Type {
+        /// The accepted types.
+        expected: TypeSet,
+        /// The instance's type.
+        found: JsonType,
+    },
+    /// [`ErrorKind::UnexpectedProperty`], reported at the property: its
+    /// name is the last key of the instance location.
+    UnexpectedProperty {
+        /// `additionalProperties` or `unevaluatedProperties`.
+        keyword: &'static str,
+        /// The properties the schema declares.
+        allowed: Arc<[String]>,
+    },
+}
+
+impl From<ErrorKind> for Detail {
+    fn from(kind: ErrorKind) -> Detail {
+        Detail::Ready(kind)
+    }
+}
+
+impl From<Pending> for Detail {
+    fn from(pending: Pending) -> Detail {
+        Detail::Pending(pending, OnceLock::new())
+    }
+}
+
+/// The value an error is about, given or to be previewed on first use.
+#[derive(Clone)]
+pub(crate) enum Seen {
+    /// Given (or none).
+    Ready(Option<Found>),
+    /// A number, previewed with [`Found::number`] when asked for.
+    Number(Number, OnceLock<Box<Found>>),
+}
+
+impl From<Option<Found>> for Seen {
+    fn from(found: Option<Found>) -> Seen {
+        Seen::Ready(found)
+    }
+}
+
+impl From<&Number> for Seen {
+    fn from(n: &Number) -> Seen {
+        Seen::Number(n.clone(), OnceLock::new())
+    }
 }
 
 impl ErrorData {
-    /// An error at `place` whose `locations` hold its keyword location up
-    /// to byte `keyword_end`, then its absolute keyword location, then the
-    /// keys of an inline `place` (`keyword_end` is clamped to a character
-    /// boundary).
-    pub(crate) fn new(
-        place: Place,
-        locations: String,
-        keyword_end: usize,
-        kind: ErrorKind,
-        found: Option<Found>,
-    ) -> ErrorData {
-        let mut keyword_end = keyword_end.min(locations.len());
-        while !locations.is_char_boundary(keyword_end) {
-            keyword_end -= 1;
-        }
-        let (instance_location, inline) = match place {
-            Place::Built(location) => (OnceLock::from(location), InlinePath::default()),
-            Place::Inline(inline) => (OnceLock::new(), inline),
-        };
-        ErrorData { instance_location, inline, locations, keyword_end, kind, found, options: MessageOptions::default() }
+    /// Where the keyword location ends in `locations`.
+    fn keyword_end(&self) -> usize {
+        self.keyword_end as usize
     }
 
     /// Where the absolute keyword location ends in `locations`.
     fn absolute_end(&self) -> usize {
-        self.locations.len().saturating_sub(self.inline.keys_len()).max(self.keyword_end)
+        self.locations.len().saturating_sub(self.inline.keys_len()).max(self.keyword_end())
     }
 
     pub(crate) fn instance_location(&self) -> &InstanceLocation {
-        self.instance_location
-            .get_or_init(|| self.inline.build(self.locations.get(self.absolute_end()..).unwrap_or_default()))
+        self.instance_location.get_or_init(|| {
+            Box::new(self.inline.build(self.locations.as_str().get(self.absolute_end()..).unwrap_or_default()))
+        })
     }
 
     /// How many segments the instance location has.
@@ -328,31 +369,73 @@ impl ErrorData {
     /// Replaces the instance location.
     pub(crate) fn set_instance_location(&mut self, location: InstanceLocation) {
         let end = self.absolute_end();
-        self.locations.truncate(end);
+        self.locations.edit(|text| text.truncate(end));
         self.inline = InlinePath::default();
-        self.instance_location = OnceLock::from(location);
+        self.instance_location = OnceLock::from(Box::new(location));
     }
 
     fn keyword_location(&self) -> &str {
-        self.locations.get(..self.keyword_end).unwrap_or_default()
+        self.locations.as_str().get(..self.keyword_end()).unwrap_or_default()
     }
 
     fn absolute_keyword_location(&self) -> &str {
-        self.locations.get(self.keyword_end..self.absolute_end()).unwrap_or_default()
+        self.locations.as_str().get(self.keyword_end()..self.absolute_end()).unwrap_or_default()
     }
 
     /// Puts `prefix` before the keyword location.
     pub(crate) fn prefix_keyword_location(&mut self, prefix: &str) {
-        self.locations.insert_str(0, prefix);
-        self.keyword_end += prefix.len();
+        self.locations.edit(|text| text.insert_str(0, prefix));
+        self.keyword_end = u32::try_from(self.keyword_end() + prefix.len()).unwrap_or(0);
     }
 
     /// Removes the first `len` bytes of the keyword location (all of it if
     /// it is shorter or `len` is not a character boundary).
     pub(crate) fn strip_keyword_location(&mut self, len: usize) {
-        let cut = if len <= self.keyword_end && self.locations.is_char_boundary(len) { len } else { self.keyword_end };
-        self.locations.replace_range(..cut, "");
-        self.keyword_end -= cut;
+        let text = self.locations.as_str();
+        let end = self.keyword_end();
+        let cut = if len <= end && text.is_char_boundary(len) { len } else { end };
+        self.locations.edit(|text| text.replace_range(..cut, ""));
+        self.keyword_end = u32::try_from(end - cut).unwrap_or(0);
+    }
+
+    pub(crate) fn kind(&self) -> &ErrorKind {
+        match &self.kind {
+            Detail::Ready(kind) => kind,
+            Detail::Pending(pending, built) => built.get_or_init(|| {
+                Box::new(match pending {
+                    Pending::Type { expected, found } => {
+                        ErrorKind::Type { expected: expected.iter().collect(), found: *found }
+                    }
+                    Pending::UnexpectedProperty { keyword, allowed } => {
+                        let name = match self.instance_location().segments().last() {
+                            Some(PathSegment::Key(name)) => name.clone(),
+                            _ => String::new(),
+                        };
+                        ErrorKind::UnexpectedProperty { keyword, name, allowed: allowed.clone() }
+                    }
+                })
+            }),
+        }
+    }
+
+    /// Whether the kind is `type` (without building it).
+    pub(crate) fn is_type(&self) -> bool {
+        match &self.kind {
+            Detail::Ready(kind) => matches!(kind, ErrorKind::Type { .. }),
+            Detail::Pending(pending, _) => matches!(pending, Pending::Type { .. }),
+        }
+    }
+
+    /// Whether the kind is `const` or `enum` (without building it).
+    pub(crate) fn is_const_or_enum(&self) -> bool {
+        matches!(&self.kind, Detail::Ready(ErrorKind::Const { .. } | ErrorKind::Enum { .. }))
+    }
+
+    pub(crate) fn found(&self) -> Option<&Found> {
+        match &self.found {
+            Seen::Ready(found) => found.as_ref(),
+            Seen::Number(n, preview) => Some(preview.get_or_init(|| Box::new(Found::number(n)))),
+        }
     }
 }
 
@@ -362,8 +445,8 @@ impl fmt::Debug for ErrorData {
             .field("instance_location", self.instance_location())
             .field("keyword_location", &self.keyword_location())
             .field("absolute_keyword_location", &self.absolute_keyword_location())
-            .field("kind", &self.kind)
-            .field("found", &self.found)
+            .field("kind", self.kind())
+            .field("found", &self.found())
             .field("options", &self.options)
             .finish()
     }
@@ -374,15 +457,62 @@ impl PartialEq for ErrorData {
         self.instance_location() == other.instance_location()
             && self.keyword_location() == other.keyword_location()
             && self.absolute_keyword_location() == other.absolute_keyword_location()
-            && self.kind == other.kind
-            && self.found == other.found
+            && self.kind() == other.kind()
+            && self.found() == other.found()
             && self.options == other.options
     }
 }
 
 impl ValidationError {
-    pub(crate) fn new(data: ErrorData) -> ValidationError {
-        ValidationError(Box::new(data))
+    /// An error (of kind [`ErrorKind::False`] until
+    /// [`ValidationError::describe`]d) whose locations `write` puts in
+    /// place: into the text, its keyword location, then its absolute
+    /// keyword location, then the keys of the instance location recorded
+    /// into the path. `write` returns where the keyword location ends
+    /// (clamped to a character boundary) and, if the instance location
+    /// did not fit in the path, the location built. Written in place,
+    /// nothing read back right after it is written (which would stall on
+    /// the stores).
+    #[inline(always)]
+    pub(crate) fn record(
+        write: impl FnOnce(&mut TextWriter<'_>, &mut InlinePath) -> (usize, Option<InstanceLocation>),
+    ) -> ValidationError {
+        let mut data = Box::new(ErrorData {
+            instance_location: OnceLock::new(),
+            inline: InlinePath::default(),
+            locations: LocationText::default(),
+            keyword_end: 0,
+            kind: Detail::Ready(ErrorKind::False),
+            found: Seen::Ready(None),
+            options: MessageOptions::default(),
+        });
+        let ErrorData { inline, locations, .. } = &mut *data;
+        let mut text = TextWriter::fill(locations);
+        let (keyword_end, built) = write(&mut text, inline);
+        let mut keyword_end = keyword_end.min(text.len());
+        while !text.is_char_boundary(keyword_end) {
+            keyword_end -= 1;
+        }
+        text.finish();
+        data.keyword_end = u32::try_from(keyword_end).unwrap_or(0);
+        if let Some(location) = built {
+            data.inline = InlinePath::default();
+            data.instance_location = OnceLock::from(Box::new(location));
+        }
+        ValidationError(data)
+    }
+
+    /// Sets what the error is and the value it is about. (Done by the
+    /// caller after [`ValidationError::record`], when the stores that
+    /// built `kind` are done.)
+    #[inline(always)]
+    pub(crate) fn describe(&mut self, kind: impl Into<Detail>, found: impl Into<Seen>) {
+        let old = std::mem::replace(&mut self.0.kind, kind.into());
+        if matches!(old, Detail::Ready(ErrorKind::False)) {
+            // Owns nothing: skip the out-of-line drop.
+            std::mem::forget(old);
+        }
+        self.0.found = found.into();
     }
 
     /// Where in the instance.
@@ -401,18 +531,18 @@ impl ValidationError {
     }
     /// What is wrong, with details.
     pub fn kind(&self) -> &ErrorKind {
-        &self.0.kind
+        self.0.kind()
     }
     /// The instance value the error is about, for the kinds that compare
     /// a value (`const`, `enum`, numeric bounds, `multipleOf`, `pattern`,
     /// `format`).
     pub fn found(&self) -> Option<&Found> {
-        self.0.found.as_ref()
+        self.0.found()
     }
     /// Whether this error reports an exhausted budget rather than an
     /// invalid instance.
     pub fn is_budget_exceeded(&self) -> bool {
-        matches!(self.0.kind, ErrorKind::BudgetExceeded { .. })
+        matches!(self.0.kind, Detail::Ready(ErrorKind::BudgetExceeded { .. }))
     }
     /// How this error renders its messages.
     pub fn message_options(&self) -> MessageOptions {
@@ -492,3 +622,15 @@ impl Found {
 }
 
 impl std::error::Error for ValidationError {}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Recording an error copies it into its box: kept within 256 bytes,
+    /// the copy is a few vector moves.
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn an_error_fits_in_256_bytes() {
+        assert!(std::mem::size_of::<ErrorData>() <= 256, "{}", std::mem::size_of::<ErrorData>());
+    }
+}

@@ -410,7 +410,7 @@ impl Validator {
         let c = &*self.inner;
         let mut vm = Vm::<Collect>::new(&c.program, &c.formats, budget);
         let result = vm.run_root(instance);
-        let mut errors = std::mem::take(&mut vm.errors);
+        let mut errors = std::mem::take(&mut vm.errors).into_vec();
         match result {
             Err(reason) => errors.push(exhausted_error(reason, vm.meter.used())),
             Ok(false) if vm.truncated || errors.is_empty() => {
@@ -431,13 +431,9 @@ fn exhausted_error(reason: Exhausted, fuel_used: u64) -> ValidationError {
 
 /// An error about the whole evaluation, at the root.
 fn root_error(kind: ErrorKind) -> ValidationError {
-    ValidationError::new(error::ErrorData::new(
-        error::Place::Built(InstanceLocation::root()),
-        String::new(),
-        0,
-        kind,
-        None,
-    ))
+    let mut error = ValidationError::record(|_, _| (0, None));
+    error.describe(kind, None);
+    error
 }
 
 #[cfg(test)]
@@ -463,6 +459,41 @@ mod tests {
         assert!(!v.is_valid(&json!({})));
         let errors: Vec<String> = v.iter_errors(&json!({"a": "x"})).map(|e| e.to_string()).collect();
         assert_eq!(errors, vec!["$.a: must be an integer (got a string)"]);
+    }
+
+    #[test]
+    fn dropped_alternative_errors_count_against_the_limit() {
+        // `x` passes, but its first alternative's error, reported and then
+        // dropped, counts against `max_errors` (a subtree that passes is
+        // checked quietly first, and must not change that).
+        let schema =
+            json!({"properties": {"x": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}, "required": ["p", "q"]});
+        let v = Validator::options().max_errors(2).build(&schema).unwrap();
+        let errors: Vec<String> = v.iter_errors(&json!({"x": 1})).map(|e| e.to_string()).collect();
+        assert_eq!(
+            errors,
+            [r#"$: missing required property "p""#, "$: more errors than the error limit (2); the rest are not listed"]
+        );
+        let errors: Vec<String> = v.iter_errors(&json!({"x": "s"})).map(|e| e.to_string()).collect();
+        assert_eq!(errors, [r#"$: missing required property "p""#, r#"$: missing required property "q""#]);
+    }
+
+    #[test]
+    fn dropped_alternative_errors_count_against_the_limit_through_the_memo() {
+        // `d11` applies `d0` 2048 times at each location: memoized. Its
+        // first evaluation reports (and drops) the errors of `anyOf`'s
+        // first alternative.
+        let mut defs = serde_json::Map::new();
+        defs.insert("d0".into(), json!({"anyOf": [{"type": "string"}, {"type": "integer"}]}));
+        for i in 1..12 {
+            let previous = format!("#/$defs/d{}", i - 1);
+            defs.insert(format!("d{i}"), json!({"allOf": [{"$ref": previous}, {"$ref": previous}]}));
+        }
+        let schema = json!({"$defs": defs, "properties": {"x": {"$ref": "#/$defs/d11"}}, "required": ["p", "q", "r"]});
+        let v = Validator::options().max_errors(3).build(&schema).unwrap();
+        let errors: Vec<String> = v.iter_errors(&json!({"x": 1})).map(|e| e.to_string()).collect();
+        assert_eq!(errors.len(), 4, "{errors:?}");
+        assert_eq!(errors[3], "$: more errors than the error limit (3); the rest are not listed");
     }
 
     #[test]

@@ -67,53 +67,43 @@ impl InstanceLocation {
 /// Most segments an [`InlinePath`] holds.
 const INLINE_SEGMENTS: usize = 4;
 
-/// One segment of an [`InlinePath`]: the length of a key (its bytes are
-/// stored elsewhere) or an index.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum InlineSegment {
-    Key(usize),
-    Index(usize),
-}
-
 /// A short instance location recorded without allocating: its keys'
 /// bytes are kept by the owner, concatenated, and given back to
-/// [`InlinePath::build`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// [`InlinePath::build`]. Each segment is a key's length or an index, of
+/// at most `u32::MAX`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct InlinePath {
-    segments: [InlineSegment; INLINE_SEGMENTS],
-    len: usize,
-    keys_len: usize,
-}
-
-impl Default for InlinePath {
-    /// The root location.
-    fn default() -> Self {
-        InlinePath { segments: [InlineSegment::Index(0); INLINE_SEGMENTS], len: 0, keys_len: 0 }
-    }
+    /// Key lengths and indices; the first `len` are used.
+    segments: [u32; INLINE_SEGMENTS],
+    /// Bit `i` is set if segment `i` is a key.
+    keys: u8,
+    len: u8,
+    /// The total length of the keys.
+    keys_len: u32,
 }
 
 impl InlinePath {
-    /// Whether a location of `depth` segments fits.
-    pub(crate) fn fits(depth: usize) -> bool {
-        depth <= INLINE_SEGMENTS
-    }
-
-    /// Appends a key of `len` bytes (false if full).
+    /// Appends a key of `len` bytes (false if full or too long).
     pub(crate) fn push_key(&mut self, len: usize) -> bool {
-        let pushed = self.push(InlineSegment::Key(len));
+        let Some((len, total)) = u32::try_from(len).ok().and_then(|l| Some((l, self.keys_len.checked_add(l)?))) else {
+            return false;
+        };
+        let bit = 1 << self.len;
+        let pushed = self.push(len);
         if pushed {
-            self.keys_len = self.keys_len.saturating_add(len);
+            self.keys |= bit;
+            self.keys_len = total;
         }
         pushed
     }
 
-    /// Appends an index (false if full).
+    /// Appends an index (false if full or too large).
     pub(crate) fn push_index(&mut self, index: usize) -> bool {
-        self.push(InlineSegment::Index(index))
+        u32::try_from(index).is_ok_and(|i| self.push(i))
     }
 
-    fn push(&mut self, segment: InlineSegment) -> bool {
-        match self.segments.get_mut(self.len) {
+    fn push(&mut self, segment: u32) -> bool {
+        match self.segments.get_mut(usize::from(self.len)) {
             Some(slot) => {
                 *slot = segment;
                 self.len += 1;
@@ -125,12 +115,12 @@ impl InlinePath {
 
     /// How many segments it has.
     pub(crate) fn depth(&self) -> usize {
-        self.len
+        usize::from(self.len)
     }
 
     /// The total length of its keys, in bytes.
     pub(crate) fn keys_len(&self) -> usize {
-        self.keys_len
+        self.keys_len as usize
     }
 
     /// The location, its keys read from `keys` (their concatenation).
@@ -139,18 +129,173 @@ impl InlinePath {
         let segments = self
             .segments
             .iter()
-            .take(self.len)
-            .map(|s| match *s {
-                InlineSegment::Key(len) => {
-                    let end = at.saturating_add(len);
-                    let key = keys.get(at..end).unwrap_or_default();
-                    at = end;
-                    PathSegment::Key(key.to_string())
+            .take(self.depth())
+            .enumerate()
+            .map(|(i, &n)| {
+                if self.keys & (1 << i) == 0 {
+                    return PathSegment::Index(n as usize);
                 }
-                InlineSegment::Index(i) => PathSegment::Index(i),
+                let end = at.saturating_add(n as usize);
+                let key = keys.get(at..end).unwrap_or_default();
+                at = end;
+                PathSegment::Key(key.to_string())
             })
             .collect();
         InstanceLocation { segments }
+    }
+}
+
+/// Most bytes a [`LocationText`] keeps without allocating (enough for
+/// most errors, small enough that an error fits in 256 bytes).
+const INLINE_TEXT: usize = 71;
+
+/// The location text of an error (keyword location, absolute keyword
+/// location, instance keys), kept inside the error when short so that
+/// recording an error allocates once.
+#[derive(Clone)]
+pub(crate) struct LocationText {
+    /// How many bytes of `bytes` are used (unless `heap` is set).
+    len: u8,
+    /// Short text: whole `str`s copied in, so valid UTF-8.
+    bytes: [u8; INLINE_TEXT],
+    /// Longer (or edited) text, which replaces `bytes` once set (a
+    /// `Box<str>`, so that an error fits in 256 bytes).
+    heap: Option<Box<str>>,
+}
+
+impl Default for LocationText {
+    fn default() -> Self {
+        LocationText { len: 0, bytes: [0; INLINE_TEXT], heap: None }
+    }
+}
+
+impl LocationText {
+    /// The text.
+    pub(crate) fn as_str(&self) -> &str {
+        match &self.heap {
+            Some(text) => text,
+            None => inline_str(&self.bytes, self.len),
+        }
+    }
+
+    /// Its length in bytes.
+    pub(crate) fn len(&self) -> usize {
+        self.heap.as_ref().map_or(usize::from(self.len), |text| text.len())
+    }
+
+    /// Edits the text as a `String` (moving it out of line).
+    #[cold]
+    pub(crate) fn edit(&mut self, f: impl FnOnce(&mut String)) {
+        let mut text = self.as_str().to_string();
+        f(&mut text);
+        self.heap = Some(text.into_boxed_str());
+    }
+}
+
+/// The first `len` bytes of `bytes`, as text.
+fn inline_str(bytes: &[u8], len: u8) -> &str {
+    prefix_str(bytes, usize::from(len))
+}
+
+/// The first `len` bytes of `bytes`, as text (empty if they are not).
+fn prefix_str(bytes: &[u8], len: usize) -> &str {
+    bytes.get(..len).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or_default()
+}
+
+/// Writes a new [`LocationText`] in place, its length kept aside (in a
+/// register, never read back from the text) and a long text in a
+/// `String` until [`TextWriter::finish`].
+pub(crate) struct TextWriter<'a> {
+    text: &'a mut LocationText,
+    len: usize,
+    spilled: Option<String>,
+}
+
+impl<'a> TextWriter<'a> {
+    /// A writer filling `text`, which must be new (empty, inline).
+    #[inline(always)]
+    pub(crate) fn fill(text: &'a mut LocationText) -> TextWriter<'a> {
+        TextWriter { text, len: 0, spilled: None }
+    }
+
+    /// The length written so far, in bytes.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Appends `s`.
+    #[inline(always)]
+    pub(crate) fn push_str(&mut self, s: &str) {
+        let end = self.len + s.len();
+        match (&mut self.spilled, self.text.bytes.get_mut(self.len..end)) {
+            (None, Some(slot)) => slot.copy_from_slice(s.as_bytes()),
+            _ => self.spill().push_str(s),
+        }
+        self.len = end;
+    }
+
+    /// Appends `/` and `token` (which needs no escaping).
+    #[inline(always)]
+    pub(crate) fn push_token(&mut self, token: &str) {
+        let end = self.len + 1 + token.len();
+        match (&mut self.spilled, self.text.bytes.get_mut(self.len..end)) {
+            (None, Some([slash, slot @ ..])) => {
+                *slash = b'/';
+                slot.copy_from_slice(token.as_bytes());
+            }
+            _ => {
+                let text = self.spill();
+                text.push('/');
+                text.push_str(token);
+            }
+        }
+        self.len = end;
+    }
+
+    /// Appends a copy of the bytes `range` written so far (nothing unless
+    /// `range` lies on character boundaries).
+    #[inline(always)]
+    pub(crate) fn repeat(&mut self, range: std::ops::Range<usize>) {
+        let (start, end) = (range.start, range.end);
+        if start > end || !self.is_char_boundary(start) || !self.is_char_boundary(end) {
+            return;
+        }
+        let total = self.len + (end - start);
+        if self.spilled.is_none() && total <= INLINE_TEXT {
+            self.text.bytes.copy_within(range, self.len);
+        } else {
+            self.spill().extend_from_within(range);
+        }
+        self.len = total;
+    }
+
+    /// Whether byte `i` starts a character (or ends the text).
+    #[inline(always)]
+    pub(crate) fn is_char_boundary(&self, i: usize) -> bool {
+        match &self.spilled {
+            Some(text) => text.is_char_boundary(i),
+            // Whole `str`s are copied in: only continuation bytes are inside
+            // a character.
+            None => i == self.len || (i < self.len && self.text.bytes.get(i).is_some_and(|b| (*b as i8) >= -0x40)),
+        }
+    }
+
+    /// The text out of line (once it outgrows the inline bytes).
+    #[cold]
+    fn spill(&mut self) -> &mut String {
+        let (bytes, len) = (&self.text.bytes, self.len);
+        self.spilled.get_or_insert_with(|| prefix_str(bytes, len).to_string())
+    }
+
+    /// Stores the text written.
+    #[inline(always)]
+    pub(crate) fn finish(self) {
+        match self.spilled {
+            Some(text) => self.text.heap = Some(text.into_boxed_str()),
+            // At most `INLINE_TEXT`, below 256.
+            None => self.text.len = self.len as u8,
+        }
     }
 }
 
@@ -213,5 +358,30 @@ mod tests {
         assert!(p.push_index(0));
         assert!(!p.push_index(1) && !p.push_key(1));
         assert_eq!((p.depth(), p.keys_len()), (4, 5));
+        let mut q = InlinePath::default();
+        assert!(!q.push_index(usize::MAX) && !q.push_key(usize::MAX));
+        assert_eq!(q.depth(), 0);
+    }
+
+    #[test]
+    fn location_text_moves_out_of_line_when_long() {
+        for repeat in [1, 10] {
+            let mut text = LocationText::default();
+            let mut w = TextWriter::fill(&mut text);
+            let word = "é/".repeat(repeat);
+            w.push_token(&word);
+            let end = w.len();
+            w.push_str("json-schema:///#");
+            w.repeat(0..end);
+            // Not character boundaries: nothing is copied.
+            w.repeat(2..end);
+            assert!(!w.is_char_boundary(2) && w.is_char_boundary(end));
+            w.finish();
+            let expected = format!("/{word}json-schema:///#/{word}");
+            assert_eq!(text.as_str(), expected);
+            assert_eq!(text.len(), expected.len());
+            text.edit(|t| t.push('x'));
+            assert_eq!(text.as_str(), format!("{expected}x"));
+        }
     }
 }

@@ -230,7 +230,7 @@ impl ErrorKind {
 /// Writes the message of `e` (without the location), unbounded.
 fn write_message(out: &mut String, e: &ValidationError) -> fmt::Result {
     let masked = e.0.options.mask_values;
-    match &e.0.kind {
+    match e.kind() {
         ErrorKind::False => out.push_str("no value is allowed here"),
         ErrorKind::Type { expected, found } => {
             let names: Vec<String> = expected.iter().map(|t| type_phrase(*t)).collect();
@@ -302,7 +302,7 @@ fn write_message(out: &mut String, e: &ValidationError) -> fmt::Result {
         }
         ErrorKind::UnexpectedProperty { allowed, .. } => {
             out.push_str("unknown property");
-            match e.0.kind.suggestion() {
+            match e.kind().suggestion() {
                 Some(name) => write!(out, "; did you mean {}?", quoted(name))?,
                 None if !allowed.is_empty() => write!(out, "; allowed: {}", allowed_list(allowed))?,
                 None => {}
@@ -312,7 +312,7 @@ fn write_message(out: &mut String, e: &ValidationError) -> fmt::Result {
         ErrorKind::PropertyName { name } => return write!(out, "property name {} is not allowed", quoted(name)),
         ErrorKind::AnyOf { alternatives, closest } | ErrorKind::OneOfNone { alternatives, closest } => {
             write!(out, "matched none of {alternatives} alternatives")?;
-            if matches!(e.0.kind, ErrorKind::OneOfNone { .. }) {
+            if matches!(e.kind(), ErrorKind::OneOfNone { .. }) {
                 out.push_str(" (exactly one must match)");
             }
             if let Some(i) = closest {
@@ -342,7 +342,7 @@ fn write_message(out: &mut String, e: &ValidationError) -> fmt::Result {
             );
         }
     }
-    if let Some(found) = &e.0.found {
+    if let Some(found) = e.found() {
         write!(out, " (got {})", Shown { found, masked })?;
     }
     Ok(())

@@ -8,7 +8,10 @@
 //! records every error with its instance location, evaluation path and
 //! absolute keyword location. In `Collect` mode, subschemas whose errors
 //! are never shown (`not`, `if`, `contains`) run with recording off, which
-//! restores short-circuiting there. [`Annotate`] (for `evaluate`) is
+//! restores short-circuiting there; and below the root, every node is
+//! first checked with recording off, as `Fast` checks it, and evaluated
+//! again with recording only if it fails, so subtrees that pass cost what
+//! `is_valid` costs (the fuel of both runs is charged). [`Annotate`] (for `evaluate`) is
 //! `Collect` plus an output unit per subschema evaluation and the
 //! applicators' annotations ([`output`]); it enters every subschema (no
 //! always-valid shortcut, no memo, every `anyOf` branch) except below one
@@ -39,6 +42,7 @@ use std::marker::PhantomData;
 use std::ops::Deref;
 
 use serde_json::Value;
+use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
     ArrayId, CondId, ContentId, Discriminator, DynamicRefId, Entry, Instr, ListId, NodeFlags, NodeId, NumberId,
@@ -51,8 +55,8 @@ pub use budget::Budget;
 pub(crate) use budget::Meter;
 
 use crate::FormatFn;
-use crate::error::{ErrorData, ErrorKind, Exhausted, Found, Place, ValidationError};
-use crate::location::{InlinePath, InstanceLocation, PathSegment};
+use crate::error::{Detail, ErrorKind, Exhausted, Seen, ValidationError};
+use crate::location::{InstanceLocation, PathSegment, TextWriter};
 
 /// The outcome of one check: `Ok(valid)` or an exhausted budget.
 pub(crate) type Flow = Result<bool, Exhausted>;
@@ -94,8 +98,14 @@ pub(crate) struct Collect;
 impl Mode for Collect {
     const COLLECT: bool = true;
     type Units = ();
-    type Stack<T> = Vec<T>;
+    /// Short paths and error lists stay inside the VM (no allocation
+    /// until they grow past [`INLINE_STACK`]).
+    type Stack<T> = SmallVec<[T; INLINE_STACK]>;
 }
+
+/// How many errors, path steps and keyword steps the collecting VM keeps
+/// before allocating.
+const INLINE_STACK: usize = 8;
 
 /// Every error, plus an output unit per subschema evaluation with its
 /// annotations (for `evaluate` and the standard output formats).
@@ -124,13 +134,13 @@ pub(crate) trait Stack<T>: Default + Deref<Target = [T]> + Extend<T> {
     fn pop(&mut self) -> Option<T>;
     /// Keeps the first `len` items.
     fn truncate(&mut self, len: usize);
-    /// Adds clones of `items` on top.
+    /// Adds copies of `items` on top.
     fn extend_from_slice(&mut self, items: &[T])
     where
-        T: Clone;
+        T: Copy;
     /// Removes and returns the items from `at` on (none if `at` is past
     /// the end).
-    fn split_off(&mut self, at: usize) -> Vec<T>;
+    fn split_off(&mut self, at: usize) -> SmallVec<[T; INLINE_STACK]>;
     /// The items, bottom first.
     fn into_vec(self) -> Vec<T>;
 }
@@ -151,17 +161,50 @@ impl<T> Stack<T> for Vec<T> {
     #[inline(always)]
     fn extend_from_slice(&mut self, items: &[T])
     where
-        T: Clone,
+        T: Copy,
     {
         Vec::extend_from_slice(self, items);
     }
     #[inline(always)]
-    fn split_off(&mut self, at: usize) -> Vec<T> {
-        Vec::split_off(self, at.min(self.len()))
+    fn split_off(&mut self, at: usize) -> SmallVec<[T; INLINE_STACK]> {
+        self.drain(at.min(self.len())..).collect()
     }
     #[inline(always)]
     fn into_vec(self) -> Vec<T> {
         self
+    }
+}
+
+impl<T, const N: usize> Stack<T> for SmallVec<[T; N]> {
+    #[inline(always)]
+    fn push(&mut self, item: T) {
+        SmallVec::push(self, item);
+    }
+    #[inline(always)]
+    fn pop(&mut self) -> Option<T> {
+        SmallVec::pop(self)
+    }
+    #[inline(always)]
+    fn truncate(&mut self, len: usize) {
+        SmallVec::truncate(self, len);
+    }
+    #[inline(always)]
+    fn extend_from_slice(&mut self, items: &[T])
+    where
+        T: Copy,
+    {
+        // One or two steps at a time: pushing beats `insert_from_slice`.
+        for &item in items {
+            SmallVec::push(self, item);
+        }
+    }
+    #[inline(always)]
+    fn split_off(&mut self, at: usize) -> SmallVec<[T; INLINE_STACK]> {
+        self.drain(at.min(self.len())..).collect()
+    }
+    #[inline(always)]
+    fn into_vec(self) -> Vec<T> {
+        SmallVec::into_vec(self)
     }
 }
 
@@ -199,12 +242,12 @@ impl<T> Stack<T> for Nowhere<T> {
     #[inline(always)]
     fn extend_from_slice(&mut self, _items: &[T])
     where
-        T: Clone,
+        T: Copy,
     {
     }
     #[inline(always)]
-    fn split_off(&mut self, _at: usize) -> Vec<T> {
-        Vec::new()
+    fn split_off(&mut self, _at: usize) -> SmallVec<[T; INLINE_STACK]> {
+        SmallVec::new()
     }
     #[inline(always)]
     fn into_vec(self) -> Vec<T> {
@@ -224,16 +267,6 @@ pub(crate) enum KeywordStep<'p> {
 enum InstanceStep<'v> {
     Key(&'v str),
     Index(usize),
-}
-
-impl InstanceStep<'_> {
-    /// The length of its key in bytes (0 for an index).
-    fn key_len(&self) -> usize {
-        match self {
-            InstanceStep::Key(k) => k.len(),
-            InstanceStep::Index(_) => 0,
-        }
-    }
 }
 
 /// How `anyOf` and `oneOf` combine their alternatives.
@@ -273,12 +306,10 @@ struct BranchScore {
 impl BranchScore {
     fn of(errors: &[ValidationError], depth: usize, off_discriminator: bool) -> BranchScore {
         let at = |e: &ValidationError| e.0.instance_depth();
-        let discriminating = |e: &ValidationError| matches!(e.kind(), ErrorKind::Const { .. } | ErrorKind::Enum { .. });
+        let discriminating = |e: &ValidationError| e.0.is_const_or_enum();
         BranchScore {
             off_discriminator,
-            wrong_type: errors
-                .iter()
-                .any(|e| at(e) == depth && (discriminating(e) || matches!(e.kind(), ErrorKind::Type { .. }))),
+            wrong_type: errors.iter().any(|e| at(e) == depth && (discriminating(e) || e.0.is_type())),
             wrong_discriminator: errors.iter().any(|e| at(e) == depth + 1 && discriminating(e)),
             shallowness: std::cmp::Reverse(errors.iter().map(at).max().unwrap_or(depth)),
             errors: errors.len(),
@@ -363,6 +394,13 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     max_errors: usize,
     /// Some error was not recorded because of `max_errors`.
     pub(crate) truncated: bool,
+    /// During a quiet check of [`Vm::passes_quietly`] (else `None`):
+    /// whether it is inconclusive, having met an `anyOf`/`oneOf`
+    /// alternative that failed (or was skipped by a discriminator), whose
+    /// errors recording would have reported (dropped later, but counted
+    /// against `max_errors`), or a memoized node (whose verdict, cached,
+    /// would spare the recording run those reports).
+    tentative: Option<bool>,
     /// Output units (only in the annotating mode).
     units: M::Units,
     _mode: PhantomData<M>,
@@ -387,6 +425,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             reported: 0,
             max_errors: budget.max_errors,
             truncated: false,
+            tentative: None,
             units: Default::default(),
             _mode: PhantomData,
         }
@@ -431,7 +470,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         instance: Option<InstanceStep<'v>>,
         f: impl FnOnce(&mut Self) -> R,
     ) -> R {
-        if !M::COLLECT {
+        if !M::COLLECT || self.unobserved() {
+            // The paths are only read to record errors and output units.
             return f(self);
         }
         self.keyword_path.extend_from_slice(keyword);
@@ -445,6 +485,49 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let keep = self.keyword_path.len().saturating_sub(keyword.len());
         self.keyword_path.truncate(keep);
         r
+    }
+
+    /// While collecting, below the root (which the caller asked errors
+    /// for): whether node `id` passes, checked first with recording off
+    /// (as [`Fast`] checks it: no paths kept, the first failure ends it),
+    /// so a subtree that passes costs no bookkeeping. If it fails, the
+    /// caller evaluates it again, recording its errors; the fuel of both
+    /// runs is charged. A pass counts only if no alternative failed in it
+    /// (recording, such a failure reports errors, then dropped, that count
+    /// against `max_errors`) and it met no memoized node (which the check
+    /// gives up on: caching its verdict would spare the recording run such
+    /// reports, and not caching it could cost exponential time); else the
+    /// node is evaluated again too. With
+    /// `TRACK`, what it evaluated is added to `ev` only if it passes.
+    #[inline]
+    fn passes_quietly<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        self.tentative = Some(false);
+        let passed = if TRACK {
+            let mut trial = Evaluated::default();
+            let passed = self.quietly(|vm| vm.node::<true>(id, v, &mut trial));
+            let passed = passed.map(|p| p && self.tentative == Some(false));
+            if passed == Ok(true) {
+                ev.merge(&trial);
+            }
+            passed
+        } else {
+            self.quietly(|vm| vm.node::<false>(id, v, ev)).map(|p| p && self.tentative == Some(false))
+        };
+        self.tentative = None;
+        passed
+    }
+
+    /// During a quiet check of [`Vm::passes_quietly`], marks it
+    /// inconclusive and says so (then its verdict no longer matters).
+    #[inline]
+    fn inconclusive(&mut self) -> bool {
+        match &mut self.tentative {
+            Some(seen) => {
+                *seen = true;
+                true
+            }
+            None => false,
+        }
     }
 
     /// Evaluates node `id` against `v`. With `TRACK`, what it evaluated is
@@ -486,7 +569,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 break;
             }
-        } else if node.flags().contains(NodeFlags::ALWAYS_VALID) && !self.annotating() {
+        } else if (node.flags().contains(NodeFlags::ALWAYS_VALID) && !self.annotating())
+            || (!M::ANNOTATE && self.meter.depth > 0 && self.passes_quietly::<TRACK>(id, v, ev)?)
+        {
             return Ok(true);
         } else if node.flags().contains(NodeFlags::MEMO) && !self.annotating() {
             return self.memoized::<TRACK>(id, v, ev);
@@ -749,6 +834,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if self.unobserved() {
             if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
                 if let Some(value) = map.get(&*d.property) {
+                    // The alternatives skipped would fail.
+                    self.inconclusive();
                     return self.candidates::<TRACK>(combine, list, d, value, v, ev);
                 }
             }
@@ -766,9 +853,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let mark = self.errors.len();
         let mut count = 0usize;
         // Indices of the matching branches, kept only for messages.
-        let mut matched = Vec::new();
+        let mut matched = SmallVec::<[usize; INLINE_STACK]>::new();
         let mut matched_ev = Evaluated::default();
-        let mut closest: Option<(BranchScore, usize, Vec<ValidationError>)> = None;
+        let mut closest: Option<(BranchScore, usize, SmallVec<[ValidationError; INLINE_STACK]>)> = None;
         for (i, &child) in list.iter().enumerate() {
             let mut branch_ev = Evaluated::default();
             let target = if TRACK { &mut branch_ev } else { &mut *ev };
@@ -802,7 +889,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if self.collecting() {
                     matched.push(i);
                 }
-            } else if self.collecting() {
+            } else if !self.collecting() {
+                self.inconclusive();
+            } else {
                 let errors = self.errors.split_off(mark);
                 let index = u32::try_from(i).unwrap_or(u32::MAX);
                 // Both lists are in order.
@@ -827,12 +916,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
         if self.collecting() {
             if count > 1 {
-                self.report(&[keyword], ErrorKind::OneOfMultiple { matched }, None);
+                self.report(&[keyword], ErrorKind::OneOfMultiple { matched: matched.into_vec() }, None);
             } else {
                 let alternatives = list.len();
                 let (index, errors) = match closest {
                     Some((_, i, errors)) => (Some(i), errors),
-                    None => (None, Vec::new()),
+                    None => (None, SmallVec::new()),
                 };
                 let kind = match combine {
                     Combine::Any => ErrorKind::AnyOf { alternatives, closest: index },
@@ -941,6 +1030,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             reported: self.reported,
             max_errors: self.max_errors,
             truncated: false,
+            tentative: self.tentative,
             units: Default::default(),
             _mode: PhantomData,
         };
@@ -948,63 +1038,59 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         self.meter = sub.meter;
         self.reported = sub.reported;
         self.truncated |= sub.truncated;
+        self.tentative = sub.tentative;
         Ok((result?, sub.errors.into_vec()))
     }
 
     /// Records an error for `keyword` (steps below the current node) at
     /// the current instance location.
-    #[cold]
-    fn report(&mut self, keyword: &[&str], kind: ErrorKind, found: Option<Found>) {
+    #[inline]
+    fn report(&mut self, keyword: &[&str], kind: impl Into<Detail>, found: impl Into<Seen>) {
         if self.reported >= self.max_errors {
             self.truncated = true;
             return;
         }
         self.reported += 1;
-        let error = self.make_error(keyword, kind, found);
+        let mut error = self.make_error(keyword);
+        error.describe(kind, found);
         if M::ANNOTATE {
             self.unit_error(&error);
         }
         self.errors.push(error);
     }
 
-    /// Builds the error: the keyword location, the absolute keyword
-    /// location and (for a short instance location, built only when asked
-    /// for) the instance keys are written into one buffer, of the exact
-    /// size unless a token needs escaping.
-    fn make_error(&self, keyword: &[&str], kind: ErrorKind, found: Option<Found>) -> ValidationError {
+    /// Builds the error at the current locations (of kind
+    /// [`ErrorKind::False`] until described): the keyword location, the
+    /// absolute keyword location and (for a short instance location, built
+    /// only when asked for) the instance keys are written into one buffer,
+    /// inside the error when short.
+    #[cold]
+    #[inline(never)]
+    fn make_error(&self, keyword: &[&str]) -> ValidationError {
         let node_location = self.program.node(self.current).location();
-        let suffix: usize = keyword.iter().map(|k| 1 + k.len()).sum();
-        let inline = InlinePath::fits(self.instance_path.len());
-        let keys: usize = if inline { self.instance_path.iter().map(InstanceStep::key_len).sum() } else { 0 };
-        let mut locations =
-            String::with_capacity(keyword_path_len(&self.keyword_path) + 2 * suffix + node_location.len() + keys);
-        push_keyword_path(&mut locations, &self.keyword_path);
-        let suffix_start = locations.len();
-        for k in keyword {
-            push_token(&mut locations, k);
-        }
-        let keyword_end = locations.len();
-        locations.push_str(node_location);
-        locations.extend_from_within(suffix_start..keyword_end);
-        let place = if inline {
-            let mut path = InlinePath::default();
+        ValidationError::record(|locations, path| {
+            push_keyword_path(locations, &self.keyword_path);
+            let suffix_start = locations.len();
+            for k in keyword {
+                push_token(locations, k);
+            }
+            let keyword_end = locations.len();
+            locations.push_str(node_location);
+            locations.repeat(suffix_start..keyword_end);
+            let inline = self.instance_path.iter().all(|step| match *step {
+                InstanceStep::Key(k) => path.push_key(k.len()),
+                InstanceStep::Index(i) => path.push_index(i),
+            });
+            if !inline {
+                return (keyword_end, Some(self.instance_location()));
+            }
             for step in self.instance_path.iter() {
-                // `fits` checked the depth: every push succeeds.
-                match *step {
-                    InstanceStep::Key(k) => {
-                        path.push_key(k.len());
-                        locations.push_str(k);
-                    }
-                    InstanceStep::Index(i) => {
-                        path.push_index(i);
-                    }
+                if let InstanceStep::Key(k) = *step {
+                    locations.push_str(k);
                 }
             }
-            Place::Inline(path)
-        } else {
-            Place::Built(self.instance_location())
-        };
-        ValidationError::new(ErrorData::new(place, locations, keyword_end, kind, found))
+            (keyword_end, None)
+        })
     }
 
     fn instance_location(&self) -> InstanceLocation {
@@ -1022,7 +1108,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// Re-roots errors found by a detached evaluation under the current
     /// location and `keyword`.
     fn adopt(&self, keyword: &[&str], errors: Vec<ValidationError>) -> Vec<ValidationError> {
-        let base = self.make_error(keyword, ErrorKind::False, None);
+        let base = self.make_error(keyword);
         errors
             .into_iter()
             .map(|mut e| {
@@ -1050,8 +1136,38 @@ fn render_keyword_path(steps: &[KeywordStep<'_>]) -> String {
     out
 }
 
+/// Text a JSON Pointer is written to.
+trait PointerText {
+    /// Appends `s`.
+    fn push_str(&mut self, s: &str);
+    /// Appends `/` and `token`, which needs no escaping.
+    fn push_token(&mut self, token: &str) {
+        self.push_str("/");
+        self.push_str(token);
+    }
+}
+
+impl PointerText for String {
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        String::push_str(self, s);
+    }
+}
+
+impl PointerText for TextWriter<'_> {
+    #[inline(always)]
+    fn push_str(&mut self, s: &str) {
+        TextWriter::push_str(self, s);
+    }
+    #[inline(always)]
+    fn push_token(&mut self, token: &str) {
+        TextWriter::push_token(self, token);
+    }
+}
+
 /// Appends the JSON Pointer of `steps` to `out`.
-fn push_keyword_path(out: &mut String, steps: &[KeywordStep<'_>]) {
+#[inline(always)]
+fn push_keyword_path(out: &mut impl PointerText, steps: &[KeywordStep<'_>]) {
     for s in steps {
         match *s {
             KeywordStep::Word(w) => push_token(out, w),
@@ -1061,13 +1177,30 @@ fn push_keyword_path(out: &mut String, steps: &[KeywordStep<'_>]) {
 }
 
 /// Appends `/i` (in decimal, without the formatting machinery).
-fn push_index(out: &mut String, i: usize) {
-    out.push('/');
-    let mut unit = 10usize.pow(i.checked_ilog10().unwrap_or(0));
-    while unit > 0 {
-        out.push(char::from(b'0' + (i / unit % 10) as u8));
-        unit /= 10;
+#[inline(always)]
+fn push_index(out: &mut impl PointerText, i: usize) {
+    const DIGITS: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+    match DIGITS.get(i) {
+        Some(digit) => out.push_token(digit),
+        None => push_long_index(out, i),
     }
+}
+
+/// [`push_index`] for `i` of two digits or more.
+fn push_long_index(out: &mut impl PointerText, i: usize) {
+    // The 20 digits of `usize::MAX` at most.
+    let mut text = [b'0'; 20];
+    let mut start = text.len();
+    let mut rest = i;
+    while let Some(digit) = start.checked_sub(1).and_then(|at| text.get_mut(at)) {
+        *digit = b'0' + (rest % 10) as u8;
+        start -= 1;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.push_token(text.get(start..).and_then(|t| std::str::from_utf8(t).ok()).unwrap_or_default());
 }
 
 /// The length of the JSON Pointer of `steps`, in bytes, if no token needs
@@ -1082,15 +1215,32 @@ fn keyword_path_len(steps: &[KeywordStep<'_>]) -> usize {
         .sum()
 }
 
-/// Appends `/token`, escaped, to a JSON Pointer (keywords rarely need
-/// escaping, so they are scanned byte by byte first).
-fn push_token(out: &mut String, token: &str) {
-    if token.bytes().any(|b| b == b'~' || b == b'/') {
-        schemavm_compiler::pointer::push(out, token);
+/// Appends `/token`, escaped, to a JSON Pointer.
+#[inline(always)]
+fn push_token(out: &mut impl PointerText, token: &str) {
+    if needs_escape(token) {
+        out.push_token(&schemavm_compiler::pointer::escape(token));
     } else {
-        out.push('/');
-        out.push_str(token);
+        out.push_token(token);
     }
+}
+
+/// Whether `token` holds a `~` or `/` (eight bytes at a time: keywords
+/// and property names rarely do).
+fn needs_escape(token: &str) -> bool {
+    /// Whether a byte of `x` is zero.
+    fn has_zero(x: u64) -> bool {
+        x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080 != 0
+    }
+    let (tilde, slash) = (u64::from_ne_bytes([b'~'; 8]), u64::from_ne_bytes([b'/'; 8]));
+    let mut chunks = token.as_bytes().chunks_exact(8);
+    let found = chunks.by_ref().any(|chunk| {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_ne_bytes(word);
+        has_zero(x ^ tilde) || has_zero(x ^ slash)
+    });
+    found || chunks.remainder().iter().any(|&b| b == b'~' || b == b'/')
 }
 
 #[cfg(test)]

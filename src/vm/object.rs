@@ -20,7 +20,7 @@ use schemavm_compiler::bytecode::{
 use schemavm_compiler::value::JsonType;
 
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Vm};
-use crate::error::{ErrorKind, Exhausted};
+use crate::error::{ErrorKind, Exhausted, Pending};
 
 /// Deferred `properties` checks kept in a buffer during a quiet scan;
 /// beyond it, a second pass looks the names up again.
@@ -499,9 +499,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let at = Some(InstanceStep::Key(key));
         if self.program.node(node).flags().contains(NodeFlags::ALWAYS_INVALID) {
             if self.collecting() {
-                let allowed = c.declared.clone();
-                let kind = ErrorKind::UnexpectedProperty { keyword, name: key.to_string(), allowed };
-                self.descend(&[], at, |vm| vm.report(&[keyword], kind, None));
+                self.descend(&[], at, |vm| {
+                    vm.report(&[keyword], Pending::UnexpectedProperty { keyword, allowed: c.declared.clone() }, None);
+                });
             }
             return Ok(false);
         }
@@ -527,12 +527,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let at = Some(InstanceStep::Key(key));
             let ok = if flags.contains(NodeFlags::ALWAYS_INVALID) {
                 if self.collecting() {
-                    let kind = ErrorKind::UnexpectedProperty {
-                        keyword: "unevaluatedProperties",
-                        name: key.to_string(),
-                        allowed: Default::default(),
-                    };
-                    self.descend(&[], at, |vm| vm.report(&["unevaluatedProperties"], kind, None));
+                    self.descend(&[], at, |vm| {
+                        let kind = Pending::UnexpectedProperty {
+                            keyword: "unevaluatedProperties",
+                            allowed: Default::default(),
+                        };
+                        vm.report(&["unevaluatedProperties"], kind, None);
+                    });
                 }
                 false
             } else {

@@ -8,7 +8,7 @@ use schemavm_compiler::number::Num;
 use schemavm_compiler::value::{self, JsonType, TypeSet};
 
 use super::{Flow, Mode, Vm};
-use crate::error::{ErrorKind, Exhausted, Found};
+use crate::error::{ErrorKind, Exhausted, Found, Pending};
 
 /// Most enum values quoted in an error message.
 const ENUM_SHOWN: usize = 20;
@@ -59,7 +59,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 t => t,
             };
-            self.report(&["type"], ErrorKind::Type { expected: types.iter().collect(), found }, None);
+            self.report(&["type"], Pending::Type { expected: types, found }, None);
         }
         Ok(false)
     }
@@ -154,17 +154,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let (limit, exclusive) = (number_value(limit), b.exclusive);
             let kind =
                 if b.lower { ErrorKind::Minimum { limit, exclusive } } else { ErrorKind::Maximum { limit, exclusive } };
-            self.report(&[b.keyword], kind, Some(Found::number(n)));
+            self.report(&[b.keyword], kind, n);
         }
         if let Some(divisor) = &c.multiple_of {
             if !x.is_multiple_of(divisor) {
                 valid = false;
                 if self.collecting() {
-                    self.report(
-                        &["multipleOf"],
-                        ErrorKind::MultipleOf { divisor: number_value(divisor) },
-                        Some(Found::number(n)),
-                    );
+                    self.report(&["multipleOf"], ErrorKind::MultipleOf { divisor: number_value(divisor) }, n);
                 }
             }
         }
