@@ -246,6 +246,9 @@ pub enum Entry {
     /// Run the instructions directly: the node is cheap, or bounded with
     /// no tracking and no dynamic scope in the program.
     Direct,
+    /// As [`Entry::Direct`], for a node of exactly one instruction: run it
+    /// in place.
+    Single,
     /// Look the verdict up in the memo first.
     Memo,
     /// Depth and fuel accounting, then the instructions: the node may
@@ -726,6 +729,11 @@ impl Program {
     #[inline]
     pub fn code_of(&self, node: &Node) -> &[Instr] {
         &self.code[node.code_start as usize..node.code_end as usize]
+    }
+    /// The first instruction of a node, if it has any.
+    #[inline]
+    pub fn first_instr(&self, node: &Node) -> Option<&Instr> {
+        self.code.get(node.code_start as usize).filter(|_| node.code_end > node.code_start)
     }
     /// A `const` value.
     #[inline]

@@ -550,6 +550,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         self.meter.charge(1)?;
                         return self.run::<TRACK>(program.code_of(node), v, ev);
                     }
+                    Entry::Single => {
+                        self.meter.charge(1)?;
+                        return match program.first_instr(node) {
+                            Some(instr) => self.instr::<TRACK>(instr, v, ev),
+                            None => Ok(true),
+                        };
+                    }
                     Entry::Memo => return self.memoized::<TRACK>(id, v, ev),
                     Entry::Counted => {
                         self.meter.enter()?;

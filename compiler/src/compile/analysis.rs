@@ -170,12 +170,12 @@ pub(super) fn set_entries(program: &mut Program) {
             && matches!(program.code.get(code_range(node)), Some([Instr::Ref(_)]))
         {
             Entry::Forward
-        } else if f.contains(NodeFlags::CHEAP) {
-            Entry::Direct
+        } else if f.contains(NodeFlags::CHEAP)
+            || (!f.contains(NodeFlags::MEMO) && f.contains(NodeFlags::BOUNDED) && !tracks && !dynamic_scope)
+        {
+            if node.code_end - node.code_start == 1 { Entry::Single } else { Entry::Direct }
         } else if f.contains(NodeFlags::MEMO) {
             Entry::Memo
-        } else if f.contains(NodeFlags::BOUNDED) && !tracks && !dynamic_scope {
-            Entry::Direct
         } else if !tracks && !dynamic_scope {
             Entry::Counted
         } else {
