@@ -1005,6 +1005,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         for child in children {
             let types = self.program.node(child).admitted_types();
             if types != TypeSet::ANY && !types.admits(v, self.strict_integers) {
+                // Recorded, this alternative would have reported (and
+                // dropped) errors: a quiet check cannot stand in for it.
+                self.inconclusive();
                 continue;
             }
             if self.node::<false>(child, v, ev)? {
@@ -1012,6 +1015,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if combine == Combine::Any || count > 1 {
                     return Ok(combine == Combine::Any);
                 }
+            } else {
+                self.inconclusive();
             }
         }
         Ok(count == 1 && combine == Combine::One)
