@@ -171,7 +171,7 @@ impl Table {
 /// work, bounded by the static fan-out).
 #[derive(Debug)]
 pub(crate) struct Memo {
-    table: Option<Box<Table>>,
+    table: Option<Table>,
     /// Lookups left before the cache is used.
     warmup: u32,
 }
@@ -189,7 +189,7 @@ impl Default for Memo {
 const POOLED_SLOTS: usize = 1 << 17;
 
 thread_local! {
-    static POOL: std::cell::RefCell<Vec<Box<Table>>> = const { std::cell::RefCell::new(Vec::new()) };
+    static POOL: std::cell::RefCell<Vec<Table>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl Memo {
@@ -210,7 +210,7 @@ impl Memo {
 
     fn insert(&mut self, key: Key, valid: bool, extra: Option<Extra>) {
         self.table
-            .get_or_insert_with(|| POOL.with(|p| p.borrow_mut().pop()).unwrap_or_else(|| Box::new(Table::new())))
+            .get_or_insert_with(|| POOL.with(|p| p.borrow_mut().pop()).unwrap_or_else(Table::new))
             .insert(key, valid, extra);
     }
 }
@@ -218,7 +218,7 @@ impl Memo {
 /// Gives a table back to the pool (or lets a large one go).
 #[cold]
 #[inline(never)]
-fn release(mut table: Box<Table>) {
+fn release(mut table: Table) {
     if table.slots.len() <= POOLED_SLOTS {
         table.clear();
         // A pool already borrowed (re-entrant drop) just lets the table go.
