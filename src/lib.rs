@@ -321,13 +321,13 @@ impl Validator {
 
     /// Whether `instance` is valid. An exhausted budget counts as invalid
     /// (fail closed); use [`Validator::outcome`] to tell them apart.
+    #[inline]
     pub fn is_valid(&self, instance: &Value) -> bool {
         let c = &*self.inner;
-        if let Some(verdict) = vm::root_verdict(&c.program, instance) {
-            return verdict;
+        match vm::root_verdict(&c.program, instance) {
+            Some(verdict) => verdict,
+            None => vm::is_valid(&c.program, &c.formats, &c.budget, instance),
         }
-        let mut vm = Vm::<Fast>::new(&c.program, &c.formats, &c.budget);
-        matches!(vm.run_root(instance), Ok(true))
     }
 
     /// Valid, invalid, or not decided within the default budget.

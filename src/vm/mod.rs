@@ -368,6 +368,15 @@ pub(crate) fn root_verdict(program: &Program, instance: &Value) -> Option<bool> 
     }
 }
 
+/// Whether `instance` passes `program` within `budget` (running out of it
+/// is a failure): the boolean path, out of line so that the root
+/// shortcut of [`root_verdict`] sets up nothing.
+#[inline(never)]
+pub(crate) fn is_valid(program: &Program, formats: &[FormatFn], budget: &Budget, instance: &Value) -> bool {
+    let mut vm = Vm::<Fast>::new(program, formats, budget);
+    matches!(vm.run_root(instance), Ok(true))
+}
+
 /// The interpreter state of one evaluation.
 pub(crate) struct Vm<'p, 'v, M: Mode> {
     program: &'p Program,
