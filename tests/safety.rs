@@ -37,6 +37,26 @@ fn exponential_in_place_fan_out_is_memoized() {
 }
 
 #[test]
+fn memo_warm_up_keeps_the_exponential_chain_cheap() {
+    // The first memoizable evaluations run uncached: the run-time work
+    // stays a small multiple of the static bound, far below 2^60.
+    let v = Validator::new(&chain(60, 2, "allOf", json!({"type": "integer"}))).unwrap();
+    for (instance, verdict) in [(json!(1), Outcome::Valid), (json!("x"), Outcome::Invalid)] {
+        // The least fuel that reaches the verdict (more never changes it).
+        let (mut low, mut high) = (0u64, 1 << 20);
+        while low < high {
+            let mid = (low + high) / 2;
+            if v.outcome_with(&instance, &Budget { fuel: mid, ..Budget::default() }) == verdict {
+                high = mid;
+            } else {
+                low = mid + 1;
+            }
+        }
+        assert!(low < 10_000, "{instance}: {low}");
+    }
+}
+
+#[test]
 fn recursion_through_the_same_child_is_memoized() {
     // networknt #1276: both arms descend into the same child.
     let schema = json!({"anyOf": [
