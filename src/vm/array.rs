@@ -55,6 +55,30 @@ fn arrays_of(items: &[Value], min: u64, max: u64, admits: impl Fn(&Value) -> boo
 const PAIRWISE_MAX: usize = 16;
 
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
+    /// The array keywords when nothing is recorded or tracked and every
+    /// item meets the same schema (no prefix, no `contains`): bounds,
+    /// the items, `uniqueItems`.
+    #[inline(always)]
+    pub(super) fn uniform_items(&mut self, c: &'p ArrayChecks, items: &'v [Value], ev: &mut Evaluated) -> Flow {
+        let len = items.len() as u64;
+        if c.min_items.is_some_and(|min| len < min) || c.max_items.is_some_and(|max| len > max) {
+            return Ok(false);
+        }
+        if let Some(rest) = c.rest {
+            let ok = match self.planned_items(c.rest_plan, Some(items))? {
+                Some(ok) => ok,
+                None => self.rest_items(rest, c.rest_keyword, items, 0, ev)?,
+            };
+            if !ok {
+                return Ok(false);
+            }
+        }
+        if c.unique_items {
+            return Ok(self.find_duplicate(items)?.is_none());
+        }
+        Ok(true)
+    }
+
     pub(super) fn check_array<const TRACK: bool>(
         &mut self,
         c: &'p ArrayChecks,

@@ -712,6 +712,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     fn array_instr<const TRACK: bool>(&mut self, id: ArrayId, v: &'v Value, ev: &mut Evaluated) -> Flow {
         let c = self.program.array(id);
         match v {
+            Value::Array(items) if !TRACK && self.unobserved() && c.prefix.is_empty() && c.contains.is_none() => {
+                self.uniform_items(c, items, ev)
+            }
             Value::Array(items) => self.check_array::<TRACK>(c, items, ev),
             _ => self.required_kind(c.type_fused, JsonType::Array, v),
         }
