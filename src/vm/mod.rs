@@ -114,7 +114,7 @@ impl Mode for Annotate {
     const COLLECT: bool = true;
     const ANNOTATE: bool = true;
     type Units = output::Units;
-    type Stack<T> = Vec<T>;
+    type Stack<T> = SmallVec<[T; INLINE_STACK]>;
     #[inline(always)]
     fn units(store: &output::Units) -> Option<&output::Units> {
         Some(store)
@@ -125,8 +125,9 @@ impl Mode for Annotate {
     }
 }
 
-/// The stack operations the VM uses on its errors and paths (those of
-/// `Vec`; [`Nowhere`] ignores what it is given).
+/// The stack operations the VM uses on its errors and paths (a
+/// `SmallVec` in the recording modes; [`Nowhere`] ignores what it is
+/// given).
 pub(crate) trait Stack<T>: Default + Deref<Target = [T]> + Extend<T> {
     /// Adds `item` on top.
     fn push(&mut self, item: T);
@@ -143,36 +144,6 @@ pub(crate) trait Stack<T>: Default + Deref<Target = [T]> + Extend<T> {
     fn split_off(&mut self, at: usize) -> SmallVec<[T; INLINE_STACK]>;
     /// The items, bottom first.
     fn into_vec(self) -> Vec<T>;
-}
-
-impl<T> Stack<T> for Vec<T> {
-    #[inline(always)]
-    fn push(&mut self, item: T) {
-        Vec::push(self, item);
-    }
-    #[inline(always)]
-    fn pop(&mut self) -> Option<T> {
-        Vec::pop(self)
-    }
-    #[inline(always)]
-    fn truncate(&mut self, len: usize) {
-        Vec::truncate(self, len);
-    }
-    #[inline(always)]
-    fn extend_from_slice(&mut self, items: &[T])
-    where
-        T: Copy,
-    {
-        Vec::extend_from_slice(self, items);
-    }
-    #[inline(always)]
-    fn split_off(&mut self, at: usize) -> SmallVec<[T; INLINE_STACK]> {
-        self.drain(at.min(self.len())..).collect()
-    }
-    #[inline(always)]
-    fn into_vec(self) -> Vec<T> {
-        self
-    }
 }
 
 impl<T, const N: usize> Stack<T> for SmallVec<[T; N]> {
