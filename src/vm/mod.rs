@@ -37,6 +37,7 @@ mod memo;
 mod object;
 pub(crate) mod output;
 mod scalar;
+mod spare;
 
 use std::marker::PhantomData;
 use std::ops::Deref;
@@ -52,6 +53,7 @@ use schemavm_compiler::value::{JsonType, TypeSet};
 
 pub(crate) use annotations::Evaluated;
 pub use budget::Budget;
+use spare::Spare;
 pub(crate) use budget::Meter;
 
 use crate::FormatFn;
@@ -356,7 +358,7 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     /// The dynamic scope, kept only when the program resolves references
     /// through it (boxed: most programs never do, and an absent scope
     /// costs one check to create and drop).
-    scope: Option<Box<DynamicScope>>,
+    scope: Spare<DynamicScope>,
     /// Whether errors are being recorded (always false in `Fast`).
     recording: bool,
     pub(crate) errors: M::Stack<ValidationError>,
@@ -364,7 +366,7 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     keyword_path: M::Stack<KeywordStep<'p>>,
     current: NodeId,
     /// A reusable string value for checking property names.
-    name_scratch: Option<Box<Value>>,
+    name_scratch: Spare<Value>,
     /// `integer` excludes integral floats (draft-04).
     strict_integers: bool,
     /// Cached verdicts of [`NodeFlags::MEMO`] nodes.
@@ -393,13 +395,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             program,
             formats,
             meter: Meter::new(budget),
-            scope: program.flags().uses_dynamic_scope.then(Box::default),
+            scope: if program.flags().uses_dynamic_scope { Spare::some(Box::default()) } else { Spare::none() },
             recording: M::COLLECT,
             errors: Default::default(),
             instance_path: Default::default(),
             keyword_path: Default::default(),
             current: program.root(),
-            name_scratch: None,
+            name_scratch: Spare::none(),
             strict_integers: program.flags().strict_integers,
             memo: memo::Memo::default(),
             reported: 0,
@@ -575,7 +577,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             self.open_unit(id, v)?;
         }
         self.meter.enter()?;
-        let dynamic = match self.scope.as_deref_mut() {
+        let dynamic = match self.scope.get_mut() {
             Some(scope) => scope.enter(node.resource()),
             None => false,
         };
@@ -599,7 +601,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             self.current = previous;
         }
         if dynamic {
-            if let Some(scope) = self.scope.as_deref_mut() {
+            if let Some(scope) = self.scope.get_mut() {
                 scope.leave();
             }
         }
@@ -792,13 +794,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// The id of the current dynamic scope (0 when empty or unused).
     fn scope_id(&self) -> u32 {
-        self.scope.as_deref().map_or(0, DynamicScope::id)
+        self.scope.get().map_or(0, DynamicScope::id)
     }
 
     /// The target of a dynamic reference: the outermost resource in the
     /// dynamic scope defining the anchor, else the static target.
     fn resolve_dynamic(&self, d: &schemavm_compiler::bytecode::DynamicRef) -> NodeId {
-        for &res in self.scope.as_deref().map_or(&[][..], |s| &s.resources) {
+        for &res in self.scope.get().map_or(&[][..], |s| &s.resources) {
             let r = self.program.resource(res);
             let found = match &d.anchor {
                 Some(name) => r.dynamic_anchors.iter().find(|(a, _)| a == name).map(|(_, n)| *n),
@@ -1019,7 +1021,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             instance_path: Default::default(),
             keyword_path: Default::default(),
             current: self.current,
-            name_scratch: None,
+            name_scratch: Spare::none(),
             strict_integers: self.strict_integers,
             memo: memo::Memo::default(),
             reported: self.reported,

@@ -19,7 +19,7 @@ use schemavm_compiler::bytecode::{
 };
 use schemavm_compiler::value::JsonType;
 
-use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Vm};
+use super::{Evaluated, Flow, Spare, InstanceStep, KeywordStep, Mode, Vm};
 use crate::error::{ErrorKind, Exhausted, Pending};
 
 /// Deferred `properties` checks kept in a buffer during a quiet scan;
@@ -141,8 +141,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             return Ok(false);
         }
         let mut required_seen = 0usize;
-        // Never spills: pushed only below its inline capacity (and, unlike
-        // an array, not written until used).
+        // The first deferred property sits in `first` (most objects defer
+        // at most one), the next ones in `buffer`, which never spills:
+        // pushed only below its inline capacity (and, unlike an array, not
+        // written until used).
+        let mut first: Option<(NodeId, &'v Value)> = None;
         let mut buffer: SmallVec<[(NodeId, &'v Value); DEFERRED_INLINE]> = SmallVec::new();
         let mut deferred = 0usize;
         if c.scans {
@@ -168,7 +171,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                                 }
                             }
                             QuickCheck::Deferred => {
-                                if deferred < DEFERRED_INLINE {
+                                if deferred == 0 {
+                                    first = Some((node, value));
+                                } else if deferred < DEFERRED_INLINE {
                                     buffer.push((node, value));
                                 }
                                 deferred += 1;
@@ -222,6 +227,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
         if !c.dependents.is_empty() && !self.dependencies::<false>(c, map, whole, ev)? {
             return Ok(false);
+        }
+        if let Some((node, value)) = first {
+            if !self.node::<false>(node, value, ev)? {
+                return Ok(false);
+            }
         }
         for &(node, value) in buffer.iter() {
             if !self.node::<false>(node, value, ev)? {
@@ -461,7 +471,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 other => *other = Value::String(key.to_string()),
             }
             let checked = self.descend(&[KeywordStep::Word("propertyNames")], at, |vm| vm.detached(node, &name));
-            self.name_scratch = Some(name);
+            self.name_scratch = Spare::some(name);
             let (ok, errors) = checked?;
             if !ok {
                 valid = false;
