@@ -188,6 +188,37 @@ fn groups_quantifiers_and_alternation() {
 }
 
 #[test]
+fn alternations_and_groups_on_the_fast_path() {
+    check(
+        "^([0-9]{3})$|^(default)$",
+        &["200", "404", "default"],
+        &["2000", "20", "defaults", "xdefault", "", "200\n", "default\n"],
+    );
+    check("^(get|put)$", &["get", "put"], &["gets", "xput", "getput", "", "get\n"]);
+    check("^(?:get|put|post)$", &["post"], &["pos", "posts"]);
+    check("^a|b$", &["ab", "b", "xb", "a", "ba\nb"], &["xa", "ba", "", "b\n"]);
+    check("^(a|b)$", &["a", "b"], &["ab", "xb", "xa", ""]);
+    check("^(ab)+$", &["ab", "abab"], &["", "aba", "abb"]);
+    check("^(a|b)+$", &["abba"], &["abc", ""]);
+    check("^x-(a|bc)-(d|)$", &["x-a-", "x-bc-d"], &["x-a-dd", "x-b-d"]);
+    check("(?:^|,)x(?:,|$)", &["x", "a,x", "x,b"], &["ax", "a\nx"]);
+    check("^(?:a|b)\\d$", &["a1", "b2"], &["c1", "a"]);
+}
+
+#[test]
+fn sequences_on_the_fast_path() {
+    check("^[a-z]+-[0-9]+$", &["abc-12", "a-0"], &["abc-", "-1", "ab-1x", "ab--1", "é-1"]);
+    check(r"^\d{4}-\d{2}-\d{2}$", &["2024-01-31"], &["2024-1-31", "2024-01-311"]);
+    check(r"^v\d+\.", &["v1.2", "v10."], &["v.1", "1.2", "va."]);
+    check(r"^[a-z]{1,2}-", &["ab-x", "a-"], &["abc-", "-"]);
+    check(r"^a?b$", &["ab", "b"], &["aab", "a"]);
+    check(r"^é+[^é]$", &["ééa", "é\n"], &["é", "éé"]);
+    for pattern in ["^([0-9]{3})$|^(default)$", "^[a-z]+-[0-9]+$", r"^\d{4}-\d{2}-\d{2}$", "^(get|put)$"] {
+        assert_eq!(compile(pattern).engine(), Engine::Fast, "{pattern}");
+    }
+}
+
+#[test]
 fn real_world_patterns() {
     check(r"^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$", &["john.doe@example.com"], &["john@doe", "@x.io"]);
     check(r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$", &["0", "-12.5e+3"], &["01", "1."]);
@@ -508,8 +539,21 @@ fn engine_choice() {
         ("^[a-z0-9_]+$", Engine::Fast),
         (".*", Engine::Fast),
         ("", Engine::Fast),
-        ("^[a-z]+[0-9]$", Engine::Linear),
-        ("a|b", Engine::Linear),
+        ("^([0-9]{3})$|^(default)$", Engine::Fast),
+        ("^(get|put)$", Engine::Fast),
+        ("^(?:get|put|post)$", Engine::Fast),
+        ("^(?:a|b)$", Engine::Fast),
+        ("^a|b$", Engine::Fast),
+        ("a|b", Engine::Fast),
+        ("^(default)$", Engine::Fast),
+        ("^([0-9]{3})$", Engine::Fast),
+        ("^[a-z]+-[0-9]+$", Engine::Fast),
+        ("^[a-z]+[0-9]$", Engine::Fast),
+        ("^(ab)+$", Engine::Linear),
+        ("^[a-z]+[a-z0-9]$", Engine::Linear),
+        ("[a-z]+-[0-9]+", Engine::Linear),
+        ("^(a|b)+$", Engine::Linear),
+        ("^(a|b\\b)$", Engine::Linear),
         (r"\bx", Engine::Linear),
         ("(?=a)", Engine::Backtracking),
         (r"(a)\1", Engine::Backtracking),
@@ -518,14 +562,16 @@ fn engine_choice() {
     }
     let err = Regex::with_engine("(?=a)", &RegexLimits::default(), Engine::Linear).map(|_| ()).unwrap_err();
     assert_eq!(err.kind(), &RegexErrorKind::Unsupported);
-    let err = Regex::with_engine("a|b", &RegexLimits::default(), Engine::Fast).map(|_| ()).unwrap_err();
+    let err = Regex::with_engine("^(ab)+$", &RegexLimits::default(), Engine::Fast).map(|_| ()).unwrap_err();
     assert_eq!(err.kind(), &RegexErrorKind::Unsupported);
+    let seventeen: Vec<String> = (0..17).map(|i| format!("w{i}")).collect();
+    assert_eq!(compile(&format!("^(?:{})$", seventeen.join("|"))).engine(), Engine::Linear);
 }
 
 #[test]
 fn cost_grows_with_haystack_and_program() {
     let fast = compile("^abc$");
-    let linear = compile("^[a-z]+[0-9]{3}$");
+    let linear = compile("^[a-z]+[a-z0-9]{3}$");
     let backtracking = compile("(?=a)b");
     assert_eq!(fast.cost(0), 1);
     assert_eq!(fast.cost(99), 100);
@@ -534,6 +580,12 @@ fn cost_grows_with_haystack_and_program() {
     assert!(backtracking.cost(0) >= RegexLimits::default().backtrack_limit as u64);
     assert_eq!(linear.cost(usize::MAX), u64::MAX);
     assert!(compile("(?:a{100}){100}").cost(10) > compile("a{100}").cost(10) * 50);
+    // An alternation of fast paths scans once per branch.
+    let branches = compile("^(get|put|post)$");
+    assert_eq!(branches.engine(), Engine::Fast);
+    assert_eq!(branches.cost(0), 3);
+    assert_eq!(branches.cost(9), 30);
+    assert_eq!(compile("^[a-z]+-[0-9]+$").cost(9), 10);
 }
 
 #[test]
@@ -615,6 +667,9 @@ fn report_compile_and_match_times() {
         ("^[a-z0-9_]+$", "abc_123".to_string(), "a".repeat(1 << 20)),
         ("^.{2,5}$", "abcd".to_string(), filler.clone()),
         (r"^\d{4}$", "2024".to_string(), filler.clone()),
+        ("^([0-9]{3})$|^(default)$", "default".to_string(), filler.clone()),
+        ("^(get|put|post)$", "post".to_string(), filler.clone()),
+        ("^[a-z]+-[0-9]+$", "abc-12".to_string(), format!("{}-1", "a".repeat(1 << 20))),
     ] {
         let fast = compile(pattern);
         let linear = Regex::with_engine(pattern, &limits, Engine::Linear).unwrap();
@@ -691,6 +746,65 @@ fn fast_shaped_pattern_strategy() -> impl Strategy<Value = String> {
     )
 }
 
+/// Alternations, groups and sequences built from fast-shaped pieces, with
+/// some that just miss a fast path.
+fn fast_composite_pattern_strategy() -> impl Strategy<Value = String> {
+    let word = prop_oneof![
+        Just("a".to_string()),
+        Just("ab".to_string()),
+        Just("b1".to_string()),
+        Just("é".to_string()),
+        Just("".to_string()),
+        Just("[a1]".to_string()),
+        Just(r"\d{1,2}".to_string()),
+        Just("a+".to_string()),
+        Just("(a)".to_string()),
+        Just("(?:ab)?".to_string()),
+    ];
+    let piece = prop_oneof![
+        Just("a".to_string()),
+        Just("b".to_string()),
+        Just("é".to_string()),
+        Just(" ".to_string()),
+        Just("[ab]".to_string()),
+        Just("[^a]".to_string()),
+        Just(".".to_string()),
+        Just(r"\d".to_string()),
+        Just(r"\s".to_string()),
+        Just(r"\w".to_string()),
+    ];
+    let quantifier = prop_oneof![Just(""), Just(""), Just("+"), Just("*"), Just("?"), Just("{2}"), Just("{1,2}")];
+    let anchor = prop_oneof![Just(("^", "$")), Just(("^", "")), Just(("", "$")), Just(("", ""))];
+    let wrap = prop_oneof![Just(("(", ")")), Just(("(?:", ")")), Just(("", "")), Just(("", ""))];
+    prop_oneof![
+        // Top-level alternation of fast-shaped branches, each with its own anchors.
+        prop::collection::vec(fast_shaped_pattern_strategy(), 2..5).prop_map(|v| v.join("|")),
+        // A group holding a fast-shaped pattern, possibly quantified.
+        (
+            fast_shaped_pattern_strategy(),
+            prop_oneof![Just(("(", ")")), Just(("(?:", ")")), Just(("((", "))"))],
+            prop_oneof![Just(""), Just(""), Just("+"), Just("?")]
+        )
+            .prop_map(|(b, (open, close), q)| format!("{open}{b}{close}{q}")),
+        // Anchors around a group holding an alternation, with text around it.
+        (
+            anchor.clone(),
+            prop::collection::vec(word.clone(), 2..5),
+            word.clone(),
+            word,
+            prop_oneof![Just(("(", ")")), Just(("(?:", ")"))]
+        )
+            .prop_map(|((start, end), alternatives, before, after, (open, close))| {
+                format!("{start}{before}{open}{}{close}{after}{end}", alternatives.join("|"))
+            }),
+        // Sequences of quantified pieces, some of them inside groups.
+        (anchor, prop::collection::vec((piece, quantifier, wrap), 2..5)).prop_map(|((start, end), pieces)| {
+            let body: String = pieces.into_iter().map(|(p, q, (open, close))| format!("{open}{p}{close}{q}")).collect();
+            format!("{start}{body}{end}")
+        }),
+    ]
+}
+
 proptest! {
     // Failures are not persisted: regression files would land outside this module.
     #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(400) })]
@@ -734,6 +848,61 @@ proptest! {
             prop_assert_eq!(fast.is_match(haystack), linear.is_match(haystack), "{} on {:?}", pattern, haystack);
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(2000) })]
+
+    /// Alternations, groups and sequences: the chosen engine (often a fast
+    /// path) agrees with the linear engine. No pattern is rejected, so the
+    /// ones that miss the fast path just compare the linear engine with
+    /// itself.
+    #[test]
+    fn composite_fast_paths_agree_with_the_linear_engine(
+        pattern in fast_composite_pattern_strategy(),
+        haystacks in prop::collection::vec(haystack_strategy(), 8),
+    ) {
+        let limits = RegexLimits::default();
+        let auto = Regex::new(&pattern, &limits);
+        prop_assert!(auto.is_ok(), "{pattern}: {auto:?}");
+        let Ok(auto) = auto else { unreachable!() };
+        let linear = Regex::with_engine(&pattern, &limits, Engine::Linear);
+        prop_assert!(linear.is_ok(), "{pattern}: {linear:?}");
+        let Ok(linear) = linear else { unreachable!() };
+        for haystack in &haystacks {
+            prop_assert_eq!(
+                auto.is_match(haystack),
+                linear.is_match(haystack),
+                "{} on {:?} ({:?})",
+                pattern,
+                haystack,
+                auto.engine()
+            );
+        }
+    }
+}
+
+/// A fair share of the composite patterns takes the fast path, so the
+/// property test above exercises it.
+#[test]
+fn composite_patterns_often_take_the_fast_path() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strategy = fast_composite_pattern_strategy();
+    let (mut fast, mut any_of, mut sequences) = (0, 0, 0);
+    for _ in 0..1000 {
+        let Ok(tree) = strategy.new_tree(&mut runner) else { continue };
+        match compile(&tree.current()).matcher {
+            Matcher::Fast(fast::FastPath::AnyOf(_)) => any_of += 1,
+            Matcher::Fast(fast::FastPath::Sequence(_)) => sequences += 1,
+            Matcher::Fast(_) => {}
+            _ => continue,
+        }
+        fast += 1;
+    }
+    println!("{fast} of 1000 composite patterns take the fast path ({any_of} alternations, {sequences} sequences)");
+    assert!(fast > 300 && any_of > 50 && sequences > 50, "{fast} {any_of} {sequences}");
 }
 
 #[test]
