@@ -11,7 +11,7 @@
 //! O(longest cluster) whatever the instance.
 
 /// Tables up to this size are scanned instead of hashed.
-const LINEAR_MAX: usize = 4;
+const LINEAR_MAX: usize = 8;
 
 /// The length recorded in empty slots; no key's signature has it.
 const EMPTY_LEN: u32 = u32::MAX;

@@ -247,8 +247,17 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let (types, strict) = (node.types(), self.strict_integers);
             return Ok(rest_items.iter().all(|item| types.admits(item, strict)));
         }
-        let mut valid = true;
         self.meter.charge(rest_items.len() as u64)?;
+        if !M::ANNOTATE && self.unobserved() {
+            let prepared = self.prepare(rest);
+            for item in rest_items {
+                if !self.run_prepared::<false>(&prepared, item, ev)? {
+                    return Ok(false);
+                }
+            }
+            return Ok(true);
+        }
+        let mut valid = true;
         for (i, item) in items.iter().enumerate().skip(start) {
             let ok = if flags.contains(NodeFlags::ALWAYS_INVALID) {
                 if self.collecting() {

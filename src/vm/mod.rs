@@ -290,6 +290,36 @@ impl BranchScore {
     }
 }
 
+/// A node looked up for repeated evaluation ([`Vm::prepare`]).
+#[derive(Clone, Copy)]
+struct Prepared<'p> {
+    /// The node reached after the `Forward` entries followed.
+    id: NodeId,
+    /// Fuel per evaluation: one per `Forward` followed, one more for a
+    /// `Direct` or `Single` entry (what [`Vm::node`] charges).
+    fuel: u64,
+    step: PreparedStep<'p>,
+}
+
+/// What evaluating a [`Prepared`] node takes.
+#[derive(Clone, Copy)]
+enum PreparedStep<'p> {
+    /// Every value passes, or none does.
+    Verdict(bool),
+    /// A type check.
+    Types(TypeSet),
+    /// These instructions.
+    Code(&'p [Instr]),
+    /// This one instruction (none: every value passes).
+    Single(Option<&'p Instr>),
+    /// Whatever [`Vm::node`] does with [`Prepared::id`] (memo, depth
+    /// accounting, the general entry).
+    Node,
+}
+
+/// How many `Forward` entries [`Vm::prepare`] follows.
+const PREPARED_HOPS: usize = 8;
+
 /// The dynamic scope: the resources entered, outermost first, each
 /// prefix interned as one number so a whole scope can key the memo.
 #[derive(Debug, Clone, Default)]
@@ -566,6 +596,59 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             return self.memoized::<TRACK>(id, v, ev);
         }
         self.enter::<TRACK>(id, v, ev)
+    }
+
+    /// Looks node `id` up once for a loop that applies it to many values
+    /// while nothing is recorded or annotated ([`Vm::unobserved`], not
+    /// [`Mode::ANNOTATE`]): [`Vm::run_prepared`] then evaluates it as
+    /// [`Vm::node`] would, without the entry dispatch. `Forward` entries
+    /// are followed here (at most [`PREPARED_HOPS`]; a longer chain, even a
+    /// cycle, is left to `node`), their fuel charged per evaluation.
+    fn prepare(&self, id: NodeId) -> Prepared<'p> {
+        let program = self.program;
+        let (mut id, mut fuel) = (id, 0u64);
+        for _ in 0..PREPARED_HOPS {
+            let node = program.node(id);
+            let step = match node.entry() {
+                Entry::Valid => PreparedStep::Verdict(true),
+                Entry::Invalid => PreparedStep::Verdict(false),
+                Entry::Types => PreparedStep::Types(node.types()),
+                Entry::Direct => {
+                    fuel += 1;
+                    PreparedStep::Code(program.code_of(node))
+                }
+                Entry::Single => {
+                    fuel += 1;
+                    PreparedStep::Single(program.first_instr(node))
+                }
+                Entry::Forward => match program.code_of(node) {
+                    [Instr::Ref(target)] => {
+                        fuel += 1;
+                        id = *target;
+                        continue;
+                    }
+                    _ => PreparedStep::Node,
+                },
+                Entry::Memo | Entry::Counted | Entry::Full => PreparedStep::Node,
+            };
+            return Prepared { id, fuel, step };
+        }
+        Prepared { id, fuel, step: PreparedStep::Node }
+    }
+
+    /// Evaluates a [`Vm::prepare`]d node against `v`, as [`Vm::node`]
+    /// evaluates it.
+    #[inline(always)]
+    fn run_prepared<const TRACK: bool>(&mut self, p: &Prepared<'p>, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        self.meter.charge(p.fuel)?;
+        match p.step {
+            PreparedStep::Verdict(valid) => Ok(valid),
+            PreparedStep::Types(types) => Ok(types.admits(v, self.strict_integers)),
+            PreparedStep::Code(code) => self.run::<TRACK>(code, v, ev),
+            PreparedStep::Single(Some(instr)) => self.instr::<TRACK>(instr, v, ev),
+            PreparedStep::Single(None) => Ok(true),
+            PreparedStep::Node => self.node::<TRACK>(p.id, v, ev),
+        }
     }
 
     /// Evaluates a node (no memo lookup): depth and fuel accounting, the
