@@ -33,7 +33,7 @@ use crate::format::Format;
 use crate::lookup::KeyTable;
 use crate::number::Num;
 use crate::regex::Regex;
-use crate::value::TypeSet;
+use crate::value::{JsonType, TypeSet};
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
@@ -694,6 +694,79 @@ pub struct Program {
     pub(crate) costs: Vec<NodeCost>,
     /// Per list: the discriminator of the `anyOf`/`oneOf` using it.
     pub(crate) discriminators: Vec<Option<Box<Discriminator>>>,
+    /// Per list of an `anyOf`/`oneOf`: which alternatives admit each kind
+    /// of value (none for other lists, lists of more than 64, and lists
+    /// whose alternatives all admit everything).
+    pub(crate) alternative_masks: Vec<Option<Box<AlternativeMasks>>>,
+}
+
+/// Which alternatives of an `anyOf`/`oneOf` admit a value of each kind,
+/// from their [`Node::admitted_types`] (bit `i` for alternative `i`): an
+/// evaluation that records nothing runs only those, without reading the
+/// other alternatives' nodes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AlternativeMasks {
+    null: u64,
+    boolean: u64,
+    /// Alternatives admitting every number.
+    number: u64,
+    /// Alternatives admitting integers (a superset of `number`).
+    integer: u64,
+    string: u64,
+    array: u64,
+    object: u64,
+    /// Every alternative.
+    all: u64,
+}
+
+impl AlternativeMasks {
+    /// The masks of alternatives admitting `types`, in order; `None` for
+    /// more than 64 alternatives.
+    pub fn new(types: &[TypeSet]) -> Option<AlternativeMasks> {
+        if types.len() > 64 {
+            return None;
+        }
+        let mask = |t: JsonType| {
+            types.iter().enumerate().filter(|(_, set)| set.contains(t)).fold(0u64, |m, (i, _)| m | 1 << i)
+        };
+        Some(AlternativeMasks {
+            null: mask(JsonType::Null),
+            boolean: mask(JsonType::Boolean),
+            number: mask(JsonType::Number),
+            integer: mask(JsonType::Integer) | mask(JsonType::Number),
+            string: mask(JsonType::String),
+            array: mask(JsonType::Array),
+            object: mask(JsonType::Object),
+            // `types.len() <= 64`; a shift by 64 (no alternatives) is none.
+            all: u32::try_from(64 - types.len()).ok().and_then(|gap| u64::MAX.checked_shr(gap)).unwrap_or(0),
+        })
+    }
+
+    /// The alternatives whose admitted types admit `value` (as
+    /// [`TypeSet::admits`] decides, with `strict_integers`).
+    #[inline]
+    pub fn admitting(&self, value: &Value, strict_integers: bool) -> u64 {
+        match value {
+            Value::Null => self.null,
+            Value::Bool(_) => self.boolean,
+            Value::Number(_) => {
+                if self.integer != self.number && TypeSet::single(JsonType::Integer).admits(value, strict_integers) {
+                    self.integer
+                } else {
+                    self.number
+                }
+            }
+            Value::String(_) => self.string,
+            Value::Array(_) => self.array,
+            Value::Object(_) => self.object,
+        }
+    }
+
+    /// Every alternative.
+    #[inline]
+    pub fn all(&self) -> u64 {
+        self.all
+    }
 }
 
 impl Program {
@@ -812,6 +885,12 @@ impl Program {
     pub fn discriminator(&self, id: ListId) -> Option<&Discriminator> {
         self.discriminators.get(id.index()).and_then(|d| d.as_deref())
     }
+    /// Which alternatives of list `id` (of an `anyOf`/`oneOf`) admit
+    /// each kind of value, if known.
+    #[inline]
+    pub fn alternative_masks(&self, id: ListId) -> Option<&AlternativeMasks> {
+        self.alternative_masks.get(id.index()).and_then(|m| m.as_deref())
+    }
     /// The cost bounds of a node (zero for nodes that are never entries).
     pub fn cost(&self, id: NodeId) -> NodeCost {
         self.costs.get(id.index()).copied().unwrap_or_default()
@@ -841,6 +920,7 @@ impl Program {
         self.resources.shrink_to_fit();
         self.costs.shrink_to_fit();
         self.discriminators.shrink_to_fit();
+        self.alternative_masks.shrink_to_fit();
     }
 
     /// Checks the invariant that every stored id is in range. Called once
@@ -1053,5 +1133,46 @@ impl fmt::Display for InstrDisplay<'_> {
             Instr::UnevaluatedProperties(n) => write!(f, "unevaluatedProperties @{}", n.0),
             Instr::UnevaluatedItems(n) => write!(f, "unevaluatedItems @{}", n.0),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn set(types: &[JsonType]) -> TypeSet {
+        types.iter().fold(TypeSet::EMPTY, |s, t| s.with(*t))
+    }
+
+    #[test]
+    fn alternative_masks_agree_with_admitted_types() {
+        let number = set(&[JsonType::Number, JsonType::Integer]);
+        let types = [
+            set(&[JsonType::String]),
+            set(&[JsonType::Integer]),
+            number,
+            TypeSet::ANY,
+            set(&[JsonType::Object, JsonType::Null]),
+            TypeSet::EMPTY,
+        ];
+        let masks = AlternativeMasks::new(&types).expect("six alternatives fit");
+        assert_eq!(masks.all(), 0b11_1111);
+        let values = [json!(null), json!(true), json!(1), json!(1.0), json!(1.5), json!("s"), json!([]), json!({})];
+        for strict in [false, true] {
+            for v in &values {
+                let expected =
+                    types.iter().enumerate().filter(|(_, t)| t.admits(v, strict)).fold(0u64, |m, (i, _)| m | 1 << i);
+                assert_eq!(masks.admitting(v, strict), expected, "{v} strict={strict}");
+            }
+        }
+    }
+
+    #[test]
+    fn alternative_masks_cover_up_to_64_alternatives() {
+        assert_eq!(AlternativeMasks::new(&[]).map(|m| m.all()), Some(0));
+        let full = vec![TypeSet::ANY; 64];
+        assert_eq!(AlternativeMasks::new(&full).map(|m| m.all()), Some(u64::MAX));
+        assert_eq!(AlternativeMasks::new(&vec![TypeSet::ANY; 65]), None);
     }
 }

@@ -53,8 +53,8 @@ use schemavm_compiler::value::{JsonType, TypeSet};
 
 pub(crate) use annotations::Evaluated;
 pub use budget::Budget;
-use spare::Spare;
 pub(crate) use budget::Meter;
+use spare::Spare;
 
 use crate::FormatFn;
 use crate::error::{Detail, ErrorKind, Exhausted, Seen, ValidationError};
@@ -287,6 +287,22 @@ impl BranchScore {
             shallowness: std::cmp::Reverse(errors.iter().map(at).max().unwrap_or(depth)),
             errors: errors.len(),
         }
+    }
+}
+
+/// The indices of the set bits of a mask, lowest first.
+struct Bits(u64);
+
+impl Iterator for Bits {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(i)
     }
 }
 
@@ -915,7 +931,17 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
             }
             if !TRACK {
-                return self.first_matches(combine, list.iter().copied(), v, ev);
+                let Some(masks) = self.program.alternative_masks(list_id) else {
+                    return self.first_matches(combine, list.iter().copied(), true, v, ev);
+                };
+                // Only the alternatives admitting `v`'s type can match; the
+                // others are skipped without reading their nodes.
+                let admitting = masks.admitting(v, self.strict_integers);
+                if admitting != masks.all() {
+                    self.inconclusive();
+                }
+                let children = Bits(admitting).filter_map(|i| list.get(i).copied());
+                return self.first_matches(combine, children, false, v, ev);
             }
         }
         let keyword = combine.keyword();
@@ -1032,7 +1058,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         });
         let children = order.filter_map(|i| list.get(i as usize).copied());
         if !TRACK {
-            return self.first_matches(combine, children, v, ev);
+            return self.first_matches(combine, children, true, v, ev);
         }
         let mut count = 0usize;
         let mut matched_ev = Evaluated::default();
@@ -1059,19 +1085,21 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 
     /// `anyOf`/`oneOf` over `children` when nothing is recorded or
-    /// tracked: stops as soon as the verdict is known, and skips the
-    /// alternatives that admit no value of the instance's type (so a
-    /// `oneOf` split by type evaluates one alternative).
+    /// tracked: stops as soon as the verdict is known, and (with
+    /// `check_types`; else the caller has) skips the alternatives that
+    /// admit no value of the instance's type (so a `oneOf` split by type
+    /// evaluates one alternative).
     fn first_matches(
         &mut self,
         combine: Combine,
         children: impl Iterator<Item = NodeId>,
+        check_types: bool,
         v: &'v Value,
         ev: &mut Evaluated,
     ) -> Flow {
         let mut count = 0usize;
         for child in children {
-            let types = self.program.node(child).admitted_types();
+            let types = if check_types { self.program.node(child).admitted_types() } else { TypeSet::ANY };
             if types != TypeSet::ANY && !types.admits(v, self.strict_integers) {
                 // Recorded, this alternative would have reported (and
                 // dropped) errors: a quiet check cannot stand in for it.

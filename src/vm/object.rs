@@ -19,7 +19,7 @@ use schemavm_compiler::bytecode::{
 };
 use schemavm_compiler::value::JsonType;
 
-use super::{Evaluated, Flow, Spare, InstanceStep, KeywordStep, Mode, Vm};
+use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Spare, Vm};
 use crate::error::{ErrorKind, Exhausted, Pending};
 
 /// Deferred `properties` checks kept in a buffer during a quiet scan;

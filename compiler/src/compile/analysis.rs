@@ -63,7 +63,26 @@ pub(super) fn check_and_flag(program: &mut Program, in_place: &Adjacency) -> Res
     mark_cheap(program);
     mark_bounded(program);
     mark_admitted_types(program);
+    mark_alternative_masks(program);
     Ok(())
+}
+
+/// Sets [`Program::alternative_masks`] from the admitted types of each
+/// `anyOf`/`oneOf` list's alternatives (after [`mark_admitted_types`]).
+fn mark_alternative_masks(program: &mut Program) {
+    let mut masks: Vec<Option<Box<AlternativeMasks>>> = vec![None; program.lists.len()];
+    for instr in &program.code {
+        let (Instr::AnyOf(l) | Instr::OneOf(l)) = *instr else { continue };
+        let types: Vec<TypeSet> =
+            program.list(l).iter().map(|n| program.nodes.get(n.index()).map_or(TypeSet::ANY, |n| n.admits)).collect();
+        if types.iter().all(|t| *t == TypeSet::ANY) {
+            continue;
+        }
+        if let Some(slot) = masks.get_mut(l.index()) {
+            *slot = AlternativeMasks::new(&types).map(Box::new);
+        }
+    }
+    program.alternative_masks = masks;
 }
 
 /// Rounds of [`mark_admitted_types`]: each round is sound on its own (the
