@@ -38,7 +38,7 @@ use crate::value::{JsonType, TypeSet};
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
         pub struct $name(pub(crate) u32);
 
         impl $name {
@@ -544,6 +544,48 @@ pub enum QuickCheck {
     Deferred,
 }
 
+/// What a scan that records nothing needs of a [`PropertyEntry`], kept in
+/// its name's slot of [`ObjectChecks::names`] (eight bytes), so that
+/// looking a name up reads no second table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct QuickEntry {
+    /// [`PropertyEntry::schema`], if [`QuickEntry::has_schema`].
+    pub schema: NodeId,
+    /// [`PropertyEntry::check`].
+    pub check: QuickCheck,
+    /// Whether there is a `properties` subschema.
+    pub has_schema: bool,
+    /// [`PropertyEntry::required`].
+    pub required: bool,
+}
+
+impl QuickEntry {
+    /// The summary of `entry`.
+    pub fn of(entry: &PropertyEntry) -> QuickEntry {
+        QuickEntry {
+            schema: entry.schema.unwrap_or_default(),
+            check: entry.check,
+            has_schema: entry.schema.is_some(),
+            required: entry.required,
+        }
+    }
+
+    /// [`PropertyEntry::schema`].
+    #[inline]
+    pub fn schema(&self) -> Option<NodeId> {
+        self.has_schema.then_some(self.schema)
+    }
+}
+
+impl ObjectChecks {
+    /// Sets every name's [`QuickEntry`] from its entry (after the
+    /// entries' [`PropertyEntry::check`] are decided).
+    pub fn summarize_entries(&mut self) {
+        let entries = &self.entries;
+        self.names.set_payloads(|i| entries.get(i as usize).map(QuickEntry::of).unwrap_or_default());
+    }
+}
+
 /// Operands of [`Instr::Object`].
 #[derive(Debug, Clone)]
 pub struct ObjectChecks {
@@ -554,8 +596,9 @@ pub struct ObjectChecks {
     pub min_properties: Option<u64>,
     /// `maxProperties`.
     pub max_properties: Option<u64>,
-    /// Every property name the object keywords mention, with its roles.
-    pub names: KeyTable,
+    /// Every property name the object keywords mention, with its roles,
+    /// each with its entry's [`QuickEntry`].
+    pub names: KeyTable<QuickEntry>,
     /// Entry data, parallel to `names`.
     pub entries: Box<[PropertyEntry]>,
     /// Entries with `required`, in the schema's order (for messages).
@@ -978,7 +1021,12 @@ impl Program {
         }
         for o in &self.objects {
             let entry_ok = |e: &u32| (*e as usize) < o.entries.len();
+            let summarized = (0..o.entries.len()).all(|i| {
+                let i = u32::try_from(i).unwrap_or(u32::MAX);
+                o.names.payload(i) == o.entries.get(i as usize).map(QuickEntry::of)
+            });
             if o.entries.len() != o.names.len()
+                || !summarized
                 || !o.required.iter().all(entry_ok)
                 || !o.dependents.iter().all(entry_ok)
                 || !o.entries.iter().all(|e| {

@@ -1,6 +1,11 @@
 //! [`KeyTable`]: a fixed set of strings built at compile time, looked up
 //! with instance keys at run time.
 //!
+//! Each slot can carry a small `Copy` payload (`P`, `()` by default),
+//! set after construction: what a lookup's caller needs most often sits
+//! beside the key's signature, so a hit reads one slot and no second
+//! table.
+//!
 //! Small tables (the common case for `properties`) are scanned linearly,
 //! comparing signatures (length and leading/trailing bytes) before bytes;
 //! larger ones use open addressing with linear probing at load factor
@@ -19,7 +24,7 @@ const EMPTY_LEN: u32 = u32::MAX;
 /// A key's first and last eight bytes (overlapping loads) with its length
 /// (clamped below [`EMPTY_LEN`]): for keys up to 16 bytes, equal
 /// signatures mean equal keys.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 struct Signature {
     head: u64,
     tail: u64,
@@ -67,48 +72,69 @@ impl Signature {
     }
 }
 
-/// One entry: a key's signature and its index (an empty slot has the
-/// length [`EMPTY_LEN`]).
+/// One entry: a key's signature, its index and its payload (an empty
+/// slot has the length [`EMPTY_LEN`]). The signature is stored flat so
+/// that `len` and `index` share a word: a slot with an eight-byte
+/// payload takes 32 bytes.
 #[derive(Debug, Clone, Copy)]
-struct Slot {
-    sig: Signature,
+struct Slot<P> {
+    head: u64,
+    tail: u64,
+    len: u32,
     index: u32,
+    payload: P,
 }
 
-impl Slot {
-    const EMPTY: Slot = Slot { sig: Signature { head: 0, tail: 0, len: EMPTY_LEN }, index: 0 };
+impl<P: Copy + Default> Slot<P> {
+    fn empty() -> Slot<P> {
+        Slot { head: 0, tail: 0, len: EMPTY_LEN, index: 0, payload: P::default() }
+    }
+
+    #[inline(always)]
+    fn has(&self, sig: &Signature) -> bool {
+        self.len == sig.len && self.head == sig.head && self.tail == sig.tail
+    }
 }
 
-/// An immutable string → index map.
-#[derive(Debug, Clone, Default)]
-pub struct KeyTable {
+/// An immutable string → index map, with a payload per key.
+#[derive(Debug, Clone)]
+pub struct KeyTable<P = ()> {
     keys: Box<[Box<str>]>,
     /// Linear tables: one slot per key, in index order. Hashed tables:
     /// the open-addressing slots (a power of two of them).
-    slots: Box<[Slot]>,
+    slots: Box<[Slot<P>]>,
     /// Slot count minus one for hashed tables; `None` for linear ones.
     mask: Option<usize>,
 }
 
-impl KeyTable {
-    /// Builds a table; `keys` must be distinct. Index `i` is `keys[i]`.
-    pub fn new(keys: Vec<Box<str>>) -> KeyTable {
+impl<P> Default for KeyTable<P> {
+    fn default() -> KeyTable<P> {
+        KeyTable { keys: Box::default(), slots: Box::default(), mask: None }
+    }
+}
+
+impl<P: Copy + Default> KeyTable<P> {
+    /// Builds a table; `keys` must be distinct. Index `i` is `keys[i]`;
+    /// every payload is `P::default()` until [`KeyTable::set_payloads`].
+    pub fn new(keys: Vec<Box<str>>) -> KeyTable<P> {
         let keys = keys.into_boxed_slice();
-        let entries = keys
-            .iter()
-            .enumerate()
-            .map(|(i, k)| Slot { sig: Signature::of(k), index: u32::try_from(i).unwrap_or(u32::MAX) });
+        let entries = keys.iter().enumerate().map(|(i, k)| {
+            let sig = Signature::of(k);
+            let index = u32::try_from(i).unwrap_or(u32::MAX);
+            Slot { head: sig.head, tail: sig.tail, len: sig.len, index, payload: P::default() }
+        });
         if keys.len() <= LINEAR_MAX {
             return KeyTable { slots: entries.collect(), keys, mask: None };
         }
         let size = (keys.len() * 2).next_power_of_two();
         let mask = size - 1;
-        let mut slots = vec![Slot::EMPTY; size];
+        let mut slots = vec![Slot::empty(); size];
         for entry in entries {
-            let mut pos = entry.sig.hash() & mask;
+            let sig = Signature { head: entry.head, tail: entry.tail, len: entry.len };
+            let mut pos = sig.hash() & mask;
             loop {
                 match slots.get_mut(pos) {
-                    Some(slot) if slot.sig.len == EMPTY_LEN => {
+                    Some(slot) if slot.len == EMPTY_LEN => {
                         *slot = entry;
                         break;
                     }
@@ -119,29 +145,53 @@ impl KeyTable {
         KeyTable { keys, slots: slots.into_boxed_slice(), mask: Some(mask) }
     }
 
+    /// Sets each key's payload to `payload(index)`.
+    pub fn set_payloads(&mut self, mut payload: impl FnMut(u32) -> P) {
+        for slot in self.slots.iter_mut().filter(|s| s.len != EMPTY_LEN) {
+            slot.payload = payload(slot.index);
+        }
+    }
+
+    /// The payload of the key at `index`, if there is one (a scan of the
+    /// slots: for checks, not for lookups).
+    pub fn payload(&self, index: u32) -> Option<P> {
+        self.slots.iter().find(|s| s.len != EMPTY_LEN && s.index == index).map(|s| s.payload)
+    }
+
     /// Whether `slot`, whose signature equals `key`'s, holds `key`.
     #[inline]
-    fn confirms(&self, slot: &Slot, key: &str, sig: &Signature) -> bool {
+    fn confirms(&self, slot: &Slot<P>, key: &str, sig: &Signature) -> bool {
         sig.exact() || self.keys.get(slot.index as usize).is_some_and(|k| **k == *key)
     }
 
-    /// The index of `key`, if present. (Always inlined: it runs once per
-    /// instance property, and a call's register saves cost as much as
-    /// the lookup.)
+    /// The index of `key`, if present.
     #[inline(always)]
     pub fn find(&self, key: &str) -> Option<u32> {
+        self.find_slot(key).map(|s| s.index)
+    }
+
+    /// The index and payload of `key`, if present.
+    #[inline(always)]
+    pub fn find_with_payload(&self, key: &str) -> Option<(u32, P)> {
+        self.find_slot(key).map(|s| (s.index, s.payload))
+    }
+
+    /// The slot of `key`. (Always inlined: it runs once per instance
+    /// property, and a call's register saves cost as much as the lookup.)
+    #[inline(always)]
+    fn find_slot(&self, key: &str) -> Option<&Slot<P>> {
         let sig = Signature::of(key);
         let Some(mask) = self.mask else {
-            return self.slots.iter().find(|s| s.sig == sig && self.confirms(s, key, &sig)).map(|s| s.index);
+            return self.slots.iter().find(|s| s.has(&sig) && self.confirms(s, key, &sig));
         };
         let mut pos = sig.hash() & mask;
         loop {
             let slot = self.slots.get(pos)?;
-            if slot.sig == sig {
+            if slot.has(&sig) {
                 if self.confirms(slot, key, &sig) {
-                    return Some(slot.index);
+                    return Some(slot);
                 }
-            } else if slot.sig.len == EMPTY_LEN {
+            } else if slot.len == EMPTY_LEN {
                 return None;
             }
             pos = (pos + 1) & mask;
@@ -196,17 +246,32 @@ mod tests {
             (0..40).map(|n| "ab".repeat(n / 2).chars().take(n).collect::<String>().into()).collect();
         let mut keys = keys;
         keys.dedup();
-        let t = KeyTable::new(keys.clone());
+        let t = KeyTable::<()>::new(keys.clone());
         for (i, k) in keys.iter().enumerate() {
             assert_eq!(t.find(k), Some(i as u32), "{k:?}");
         }
         assert_eq!(t.find("abababababababababac"), None);
         assert_eq!(t.find("bbababababababababab"), None);
-        let small = KeyTable::new(vec!["x-foo".into(), "é".into()]);
+        let small = KeyTable::<()>::new(vec!["x-foo".into(), "é".into()]);
         assert_eq!(small.find("x-foo"), Some(0));
         assert_eq!(small.find("x-fop"), None);
         assert_eq!(small.find("x-fo"), None);
         assert_eq!(small.find("é"), Some(1));
+    }
+
+    #[test]
+    fn payloads_come_with_their_keys() {
+        for n in [3, 20] {
+            let mut t: KeyTable<u64> = KeyTable::new((0..n).map(|i| format!("key{i}").into_boxed_str()).collect());
+            assert_eq!(t.find_with_payload("key1"), Some((1, 0)));
+            t.set_payloads(|i| u64::from(i) * 10 + 7);
+            for i in 0..n {
+                assert_eq!(t.find_with_payload(&format!("key{i}")), Some((i, u64::from(i) * 10 + 7)));
+                assert_eq!(t.payload(i), Some(u64::from(i) * 10 + 7));
+            }
+            assert_eq!(t.find_with_payload("nope"), None);
+            assert_eq!(t.payload(n), None);
+        }
     }
 
     #[test]

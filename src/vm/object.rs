@@ -152,10 +152,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             self.meter.charge(map.len() as u64)?;
             for (key, value) in map {
                 let mut matched = false;
-                let entry = c.names.find(key).and_then(|i| c.entries.get(i as usize));
-                if let Some(entry) = entry {
+                let found = c.names.find_with_payload(key);
+                if let Some((_, entry)) = found {
                     required_seen += usize::from(entry.required);
-                    if let Some(node) = entry.schema {
+                    if let Some(node) = entry.schema() {
                         matched = true;
                         match entry.check {
                             QuickCheck::Valid => {}
@@ -181,10 +181,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         }
                     }
                 }
-                match entry.filter(|_| c.static_patterns) {
+                match found.filter(|_| c.static_patterns) {
                     _ if c.patterns.is_empty() => {}
-                    Some(entry) => {
-                        for &(_, node) in entry.patterns.iter().filter_map(|&i| c.patterns.get(i as usize)) {
+                    Some((index, _)) => {
+                        let patterns = c.entries.get(index as usize).map_or(&[][..], |e| &e.patterns);
+                        for &(_, node) in patterns.iter().filter_map(|&i| c.patterns.get(i as usize)) {
                             matched = true;
                             if !self.node::<false>(node, value, ev)? {
                                 return Ok(false);

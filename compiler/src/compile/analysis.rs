@@ -214,6 +214,7 @@ pub(super) fn set_entries(program: &mut Program) {
         for entry in object.entries.iter_mut() {
             entry.check = check(entry.schema);
         }
+        object.summarize_entries();
     }
 }
 

@@ -669,7 +669,7 @@ impl<'a> Lowerer<'a, '_> {
                 .filter(|(_, e)| e.schema.is_some())
                 .map(|(k, _)| k.to_string())
                 .collect();
-            self.objects.push(ObjectChecks {
+            let mut checks = ObjectChecks {
                 type_fused: false,
                 min_properties,
                 max_properties,
@@ -685,7 +685,9 @@ impl<'a> Lowerer<'a, '_> {
                 property_names,
                 declared,
                 scans,
-            });
+            };
+            checks.summarize_entries();
+            self.objects.push(checks);
             self.code.push(Instr::Object(id));
         }
         Ok(tracked)
