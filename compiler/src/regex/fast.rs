@@ -17,8 +17,8 @@
 //!
 //! Groups, capturing or not, are transparent in the top-level concatenation
 //! (`^(default)$` is `^default$`), and around the atom of a repetition
-//! (`(?:a)+` is `a+`); a quantified group such as `(ab)+` is not a sequence
-//! and takes no fast path.
+//! (`(?:a)+` is `a+`); a quantified group such as `(ab)+` is a repeated
+//! piece of a [`Sequence`] (after `^` only).
 //!
 //! Alternations are distributed: an alternation at the top level or
 //! inside a group of the top-level concatenation is replaced by each of its
@@ -37,11 +37,16 @@
 //! (exact `^abc$`, prefix `^x-`, suffix `abc$`, substring `abc`), a single
 //! run of one character set, `C{min,max}` with its anchors (`^[a-z0-9_]+$`,
 //! `^\d{4}$`, and length-only checks such as `^.{2,5}$` or `^[^]{3}$`), or,
-//! after `^` (and possibly before `$`), a [`Sequence`] of literal pieces and
-//! runs that greedy matching decides exactly (`^[a-z]+-[0-9]+$`, `^v\d+\.`):
-//! every run of variable length must be last or be followed by a piece that
-//! needs at least one character and cannot start with a character of the
-//! run's set. At most [`MAX_PIECES`] pieces are accepted.
+//! after `^` (and possibly before `$`), a [`Sequence`] of literal pieces,
+//! runs and quantified groups of literals and runs that greedy matching
+//! decides exactly (`^[a-z]+-[0-9]+$`, `^v\d+\.`, `^(/[A-Za-z0-9._-]+)+$`,
+//! `^[^\s]+(\s[^\s]+)*$`, `^\d+(\.\d+){0,3}$`): roughly, no run of
+//! variable length can be followed by a character of its own set, and a
+//! group of variable count starts with a piece that needs a character and
+//! cannot be followed by a character it starts with (the precise rules are
+//! under [`Sequence`]). Groups nest one level deep in a sequence (no
+//! quantified group inside a quantified group), and at most [`MAX_PIECES`]
+//! pieces are accepted, the bodies' pieces included.
 //!
 //! `$` is the end of the input only, never before a trailing newline (there
 //! is no multiline flag), as in the general engine.
@@ -77,8 +82,9 @@ pub enum FastPath {
     },
     /// `C{min,max}` for one character set `C`, anchored as given.
     Run(Run),
-    /// Literal pieces and runs after `^` (and before `$`), matched greedily
-    /// in one pass: `^[a-z]+-[0-9]+$`.
+    /// Literal pieces, runs and repeated groups of those after `^` (and
+    /// before `$`), matched greedily in one pass: `^[a-z]+-[0-9]+$`,
+    /// `^[a-z]+(-[a-z]+)*$`.
     Sequence(Sequence),
     /// Several fast paths (2 to [`MAX_BRANCHES`], none of them
     /// [`FastPath::Always`] or [`FastPath::AnyOf`]): the pattern matches if
@@ -229,14 +235,7 @@ impl FastPath {
             }
             FastPath::Literal { text, .. } => text.len(),
             FastPath::Run(run) => run.members.memory_usage(),
-            FastPath::Sequence(sequence) => {
-                sequence.pieces.iter().fold(std::mem::size_of_val(&*sequence.pieces), |sum, piece| {
-                    sum.saturating_add(match piece {
-                        Piece::Literal(text) => text.len(),
-                        Piece::Run { members, .. } => members.memory_usage(),
-                    })
-                })
-            }
+            FastPath::Sequence(sequence) => sequence.memory_usage(),
             FastPath::AnyOf(branches) => branches
                 .iter()
                 .fold(std::mem::size_of_val(&**branches), |sum, branch| sum.saturating_add(branch.memory_usage())),
@@ -298,7 +297,6 @@ fn detect_terms(mut terms: Vec<&Node>) -> Result<Option<FastPath>, RegexError> {
         if let Some(class) = node_class(atom)? {
             return Ok(Some(FastPath::Run(Run { members: Members::new(class), min, max, anchoring })));
         }
-        return Ok(None);
     }
     if !start {
         return Ok(None);
@@ -364,20 +362,76 @@ fn repetition(term: &Node) -> (&Node, u64, Option<u64>) {
 /// of a match, `(n + 1)` per branch.
 pub const MAX_BRANCHES: usize = 16;
 
-/// Most pieces a [`Sequence`] holds (a literal piece counts once however
-/// long), bounding its tables to about 4 KiB.
+/// Most pieces a [`Sequence`] holds, counting a repeated group and each
+/// piece of its body (a literal piece counts once however long), bounding
+/// its tables to about 4 KiB.
 const MAX_PIECES: usize = 16;
 
-/// Literal pieces and runs matched one after the other from the start of
-/// the haystack, each run greedily and without backtracking.
+/// Literal pieces, runs and repeated groups matched one after the other
+/// from the start of the haystack, each greedily and without backtracking.
 ///
-/// Greedy matching is exact because every run of variable length is
-/// followed either by the end of the pattern or by a piece that must match
-/// at least one character, none of which the run accepts (the run's set is
-/// disjoint from the next piece's first character set). Then the run can
-/// only end at the first character it rejects (or at its maximum, where the
-/// next piece then fails, as it would after any shorter choice), so there
-/// is exactly one way to split the haystack and one pass finds it.
+/// # Exactness
+///
+/// Greedy matching decides the pattern exactly when, at every choice it
+/// makes, every other choice fails. The choices are how many characters a
+/// run of variable length takes, and how many iterations a repeated group
+/// `(B){min,max}` of variable count takes. Call the *follow set* of a piece
+/// the characters that can come right after it in a match: the first
+/// characters of the next piece, and if that piece can match the empty
+/// string, also those of the piece after it, and so on; the end of the
+/// pattern adds nothing when it is `$` (the end of input is not a
+/// character) and makes the follow set *open* otherwise (anything may
+/// follow). The conditions, checked by [`exact`] from the last piece
+/// backwards, are:
+///
+/// 1. A run of variable length has a follow set disjoint from its own set,
+///    or an open one. A shorter choice than the greedy one ends the run
+///    before a character of the run's set, where the rest of the pattern
+///    would have to start, which it cannot. An open follow set is the end
+///    of a pattern without `$`, where any choice that satisfies `min`
+///    matches, and the greedy one does if any does.
+/// 2. A repeated group's body `B` starts with a piece that needs at least
+///    one character (a literal, or a run with `min >= 1`); call its set
+///    `F`. Every iteration then consumes at least one character, so the
+///    repetition ends within the haystack.
+/// 3. The pieces of `B` are checked with rule 1 against the follow set
+///    `F ∪ follow(group)`: after an iteration comes another one or what
+///    follows the group. In particular the body's last run of variable
+///    length, if nothing after it in the body needs a character, must be
+///    disjoint from `F` and from what follows the group.
+/// 4. If the group's count is variable (`min < max`), `F` is disjoint from
+///    the group's follow set, which is not open. Then when the first piece
+///    of an iteration matches, it consumed a character of `F`, which
+///    nothing after the group can start with: stopping the repetition
+///    there fails, so the iteration must complete, and if it fails after its
+///    first piece there is no match at all. When the first piece fails, the
+///    repetition ends where the iteration began (the failed attempt
+///    consumes nothing).
+/// 5. A repeated group that ends a pattern without `$` is matched for
+///    exactly `min` iterations: a match with more iterations has a prefix
+///    that is a match with `min`. A piece that can match the empty string
+///    never ends such a pattern (detection drops those terms first), so an
+///    open follow set belongs only to the last piece.
+///
+/// The piece before a group is covered by rule 1, since the group's first
+/// set `F` is in its follow set (with the group's own follow set too when
+/// `min = 0`): in `^[^\s]+(\s[^\s]+)*$` the run `[^\s]+` must be disjoint
+/// from `\s` (and from the end, which adds nothing). Under these rules
+/// there is at most one way to split the haystack, and one greedy pass
+/// finds it.
+///
+/// # Cost
+///
+/// A match is one left-to-right pass: every piece starts where the previous
+/// one stopped, nothing is retried, and a failure after the first piece of
+/// an iteration (or of any piece outside one) ends the match. Besides the
+/// characters each piece consumes, a piece looks at the one character it
+/// stops before, and the failed first piece that ends a repetition looks at
+/// fewer characters than its literal length or its `min`, which the next
+/// piece then scans again: each byte is looked at a small bounded number of
+/// times, so the fast-path cost `n + 1` ([`FastPath::scans`] is 1) holds.
+/// Bodies are one level deep ([`Step`]s only), with at most
+/// [`MAX_PIECES`] pieces in the whole sequence.
 #[derive(Debug)]
 pub struct Sequence {
     pieces: Box<[Piece]>,
@@ -386,71 +440,237 @@ pub struct Sequence {
     whole: bool,
 }
 
-/// One piece of a [`Sequence`].
+/// One piece of a [`Sequence`]: a step, or a repeated group of steps.
 #[derive(Debug)]
 enum Piece {
-    /// A literal string, matched exactly.
+    /// A literal or a run.
+    Step(Step),
+    /// `(B){min,max}` for a body `B` of steps, matched greedily as
+    /// described under [`Sequence`] (the body is never empty and its first
+    /// step needs at least one character).
+    Repeat {
+        /// The body's steps.
+        body: Box<[Step]>,
+        /// Fewest iterations.
+        min: u64,
+        /// Most iterations, `None` for unbounded.
+        max: Option<u64>,
+    },
+}
+
+/// A literal or a run, the pieces a repeated group's body is made of.
+#[derive(Debug)]
+enum Step {
+    /// A literal of one ASCII character (`-`, `.`, `/`), compared as a byte.
+    Byte(u8),
+    /// A longer literal string, matched exactly.
     Literal(Box<str>),
     /// `C{min,max}`, matched greedily.
     Run {
         /// The set `C`.
         members: Members,
+        /// Fewest characters (saturated: more than `usize::MAX` can never
+        /// match).
+        min: usize,
+        /// Most characters, `usize::MAX` for unbounded (no haystack has
+        /// more characters).
+        max: usize,
+    },
+}
+
+/// A [`Piece`] during detection, with the character sets [`exact`] needs.
+enum Draft {
+    /// A literal string (never empty).
+    Literal(String),
+    /// `class{min,max}`.
+    Run {
+        /// The set.
+        class: ClassUnicode,
         /// Fewest characters.
         min: u64,
-        /// Most characters, `None` for unbounded.
+        /// Most characters.
+        max: Option<u64>,
+    },
+    /// `(body){min,max}`; the body holds no `Repeat`.
+    Repeat {
+        /// The body.
+        body: Vec<Draft>,
+        /// Fewest iterations.
+        min: u64,
+        /// Most iterations.
         max: Option<u64>,
     },
 }
 
-impl Sequence {
-    /// The sequence for `terms` (after a leading `^`, and before a trailing
-    /// `$` if `whole`), if every term is a literal character or a run of one
-    /// character set and greedy matching is exact (see [`Sequence`]).
-    fn new(terms: &[&Node], whole: bool) -> Result<Option<Sequence>, RegexError> {
-        let mut pieces: Vec<Piece> = Vec::new();
-        // Literal characters not yet moved into `pieces`, as one piece.
-        let mut literal = String::new();
-        // The set of the previous piece if it is a run of variable length,
-        // which the next piece must start outside of.
-        let mut open_run: Option<ClassUnicode> = None;
-        for term in terms {
-            let character = match term.kind {
-                NodeKind::Literal(code) => char::from_u32(code),
-                _ => None,
-            };
-            // The next piece's first character set, its fewest characters,
-            // and whether it is a run of variable length.
-            let (first, min, variable) = if let Some(c) = character {
-                let starts_piece = literal.is_empty();
-                literal.push(c);
-                if !starts_piece {
-                    continue;
+impl Draft {
+    /// The characters the piece can start with.
+    fn first(&self) -> ClassUnicode {
+        match self {
+            Draft::Literal(text) => match text.chars().next() {
+                Some(c) => ClassUnicode::new([ClassUnicodeRange::new(c, c)]),
+                None => ClassUnicode::empty(),
+            },
+            Draft::Run { class, .. } => class.clone(),
+            Draft::Repeat { body, .. } => body.first().map_or_else(ClassUnicode::empty, Draft::first),
+        }
+    }
+
+    /// Whether the piece can match the empty string.
+    fn nullable(&self) -> bool {
+        match self {
+            Draft::Literal(text) => text.is_empty(),
+            Draft::Run { min, .. } | Draft::Repeat { min, .. } => *min == 0,
+        }
+    }
+
+    /// The matcher's step for a literal or a run; `None` for a repetition.
+    fn into_step(self) -> Option<Step> {
+        match self {
+            Draft::Literal(text) => Some(match text.as_bytes() {
+                &[byte] => Step::Byte(byte),
+                _ => Step::Literal(text.into()),
+            }),
+            Draft::Run { class, min, max } => Some(Step::Run {
+                members: Members::new(class),
+                min: usize::try_from(min).unwrap_or(usize::MAX),
+                max: max.map_or(usize::MAX, |max| usize::try_from(max).unwrap_or(usize::MAX)),
+            }),
+            Draft::Repeat { .. } => None,
+        }
+    }
+}
+
+/// The drafts for `terms`: consecutive literal characters as one literal,
+/// runs of one character set, and (only if `groups`) quantified groups
+/// whose body is itself such terms, without groups. `None` if a term is
+/// anything else. Recurses once at most (bodies are read with `groups`
+/// false). `pieces` counts the drafts made, bodies included.
+fn drafts(terms: &[&Node], groups: bool, pieces: &mut usize) -> Result<Option<Vec<Draft>>, RegexError> {
+    let mut out: Vec<Draft> = Vec::new();
+    for term in terms {
+        if *pieces > MAX_PIECES {
+            return Ok(None);
+        }
+        if let NodeKind::Literal(code) = term.kind {
+            if let Some(c) = char::from_u32(code) {
+                if let Some(Draft::Literal(text)) = out.last_mut() {
+                    text.push(c);
+                } else {
+                    out.push(Draft::Literal(c.to_string()));
+                    *pieces = pieces.saturating_add(1);
                 }
-                (ClassUnicode::new([ClassUnicodeRange::new(c, c)]), 1, false)
-            } else {
-                if !literal.is_empty() {
-                    pieces.push(Piece::Literal(std::mem::take(&mut literal).into()));
-                }
-                let (atom, min, max) = repetition(term);
-                let Some(class) = node_class(atom)? else { return Ok(None) };
-                pieces.push(Piece::Run { members: Members::new(class.clone()), min, max });
-                (class, min, Some(min) != max)
-            };
-            if let Some(previous) = open_run.take() {
-                if min == 0 || !disjoint(&previous, &first) {
-                    return Ok(None);
-                }
-            }
-            if variable {
-                open_run = Some(first);
-            }
-            // A pending literal counts as a piece.
-            if pieces.len().saturating_add(usize::from(!literal.is_empty())) > MAX_PIECES {
-                return Ok(None);
+                continue;
             }
         }
-        if !literal.is_empty() {
-            pieces.push(Piece::Literal(literal.into()));
+        let (atom, min, max) = repetition(term);
+        let draft = if let Some(class) = node_class(atom)? {
+            Draft::Run { class, min, max }
+        } else if groups && matches!(term.kind, NodeKind::Repeat(_)) {
+            let Some(body) = drafts(&top_level_terms(atom), false, pieces)? else {
+                return Ok(None);
+            };
+            Draft::Repeat { body, min, max }
+        } else {
+            return Ok(None);
+        };
+        out.push(draft);
+        *pieces = pieces.saturating_add(1);
+    }
+    Ok((*pieces <= MAX_PIECES).then_some(out))
+}
+
+/// Whether greedy matching decides `drafts` exactly when `follow` can come
+/// after them (`None`: the follow set is open, the end of a pattern without
+/// `$`). Checks the rules listed under [`Sequence`], from the last piece
+/// backwards, carrying the follow set of the current piece. Recurses into
+/// repetition bodies, which hold no repetition, so at most once.
+fn exact(drafts: &[Draft], follow: Option<ClassUnicode>) -> bool {
+    let mut follow = follow;
+    for draft in drafts.iter().rev() {
+        match draft {
+            Draft::Literal(text) => {
+                if text.is_empty() {
+                    return false;
+                }
+            }
+            Draft::Run { class, min, max } => {
+                if Some(*min) != *max && follow.as_ref().is_some_and(|follow| !disjoint(class, follow)) {
+                    return false;
+                }
+            }
+            Draft::Repeat { body, min, max } => {
+                // Rule 2: the body starts with a piece that needs a character.
+                if body.first().is_none_or(Draft::nullable) || body.iter().any(|d| matches!(d, Draft::Repeat { .. })) {
+                    return false;
+                }
+                let first = draft.first();
+                // Rule 4 (and 5: an open follow set needs a fixed count).
+                if Some(*min) != *max && follow.as_ref().is_none_or(|follow| !disjoint(&first, follow)) {
+                    return false;
+                }
+                // Rule 3.
+                let mut after_body = first.clone();
+                if let Some(follow) = &follow {
+                    after_body.union(follow);
+                }
+                if !exact(body, Some(after_body)) {
+                    return false;
+                }
+            }
+        }
+        // An open follow set belongs only to the last piece (rule 5).
+        if follow.is_none() && draft.nullable() {
+            return false;
+        }
+        let first = draft.first();
+        follow = match follow {
+            Some(mut follow) if draft.nullable() => {
+                follow.union(&first);
+                Some(follow)
+            }
+            _ => Some(first),
+        };
+    }
+    true
+}
+
+impl Sequence {
+    /// The sequence for `terms` (after a leading `^`, and before a trailing
+    /// `$` if `whole`), if every term is a literal character, a run of one
+    /// character set or a quantified group of those, and greedy matching is
+    /// exact (see [`Sequence`]).
+    fn new(terms: &[&Node], whole: bool) -> Result<Option<Sequence>, RegexError> {
+        let mut count = 0;
+        let Some(mut drafts) = drafts(terms, true, &mut count)? else {
+            return Ok(None);
+        };
+        // Rule 5: a repetition ending a pattern without `$` needs only its
+        // `min` iterations.
+        if !whole {
+            if let Some(Draft::Repeat { min, max, .. }) = drafts.last_mut() {
+                *max = Some(*min);
+            }
+        }
+        // After the last piece: the end of input (nothing) with `$`, else
+        // anything.
+        let follow = if whole { Some(ClassUnicode::empty()) } else { None };
+        if !exact(&drafts, follow) {
+            return Ok(None);
+        }
+        let mut pieces = Vec::with_capacity(drafts.len());
+        for draft in drafts {
+            pieces.push(match draft {
+                Draft::Repeat { body, min, max } => {
+                    let Some(body) = body.into_iter().map(Draft::into_step).collect::<Option<Box<[Step]>>>() else {
+                        return Ok(None);
+                    };
+                    Piece::Repeat { body, min, max }
+                }
+                other => match other.into_step() {
+                    Some(step) => Piece::Step(step),
+                    None => return Ok(None),
+                },
+            });
         }
         Ok(Some(Sequence { pieces: pieces.into(), whole }))
     }
@@ -458,35 +678,128 @@ impl Sequence {
     /// Whether the pieces match from the start of `haystack` (and use it up
     /// if `whole`).
     fn is_match(&self, haystack: &str) -> bool {
-        let mut rest = haystack;
+        let mut at = 0;
         for piece in &self.pieces {
-            let after = match piece {
-                Piece::Literal(text) => rest.strip_prefix(&**text),
-                Piece::Run { members, min, max } => take_run(rest, members, *min, *max),
+            let next = match piece {
+                Piece::Step(step) => step.take(haystack, at),
+                Piece::Repeat { body, min, max } => repeat(body, *min, *max, haystack, at),
             };
-            let Some(after) = after else { return false };
-            rest = after;
+            let Some(next) = next else { return false };
+            at = next;
         }
-        !self.whole || rest.is_empty()
+        !self.whole || at == haystack.len()
+    }
+
+    /// The number of repeated groups among the pieces (for tests that
+    /// check how often generated patterns exercise them).
+    #[cfg(test)]
+    pub fn repeats(&self) -> usize {
+        self.pieces.iter().filter(|piece| matches!(piece, Piece::Repeat { .. })).count()
+    }
+
+    /// Heap bytes held.
+    fn memory_usage(&self) -> usize {
+        self.pieces.iter().fold(std::mem::size_of_val(&*self.pieces), |sum, piece| {
+            sum.saturating_add(match piece {
+                Piece::Step(step) => step.memory_usage(),
+                Piece::Repeat { body, .. } => body
+                    .iter()
+                    .fold(std::mem::size_of_val(&**body), |sum, step| sum.saturating_add(step.memory_usage())),
+            })
+        })
     }
 }
 
-/// What is left of `rest` after the longest run of at most `max` members at
-/// its start, if that run has at least `min` characters.
-fn take_run<'a>(rest: &'a str, members: &Members, min: u64, max: Option<u64>) -> Option<&'a str> {
+impl Step {
+    /// Where the step ends if it matches at byte `at` of `haystack` (a
+    /// character boundary). Always inlined: a call per step cost more than
+    /// the step on short keys.
+    #[inline(always)]
+    fn take(&self, haystack: &str, at: usize) -> Option<usize> {
+        match self {
+            Step::Byte(byte) => (haystack.as_bytes().get(at) == Some(byte)).then(|| at.saturating_add(1)),
+            Step::Literal(text) => {
+                starts_with(haystack.as_bytes().get(at..)?, text.as_bytes()).then(|| at.saturating_add(text.len()))
+            }
+            Step::Run { members, min, max } => take_run(haystack, at, members, *min, *max),
+        }
+    }
+
+    /// Heap bytes held.
+    fn memory_usage(&self) -> usize {
+        match self {
+            Step::Byte(_) => 0,
+            Step::Literal(text) => text.len(),
+            Step::Run { members, .. } => members.memory_usage(),
+        }
+    }
+}
+
+/// Where `(body){min,max}` ends if it matches at byte `at` of `haystack`:
+/// iterations are taken greedily up to `max`; one whose first step fails
+/// ends the repetition where it began, one that fails later means no match
+/// (exact under the rules of [`Sequence`]).
+#[inline]
+fn repeat(body: &[Step], min: u64, max: Option<u64>, haystack: &str, mut at: usize) -> Option<usize> {
+    let (first, rest) = body.split_first()?;
     let mut count = 0u64;
-    let mut end = rest.len();
-    for (at, c) in rest.char_indices() {
-        if max.is_some_and(|max| count >= max) || !members.contains(c) {
-            end = at;
+    while max.is_none_or(|max| count < max) {
+        let Some(mut next) = first.take(haystack, at) else { break };
+        for step in rest {
+            next = step.take(haystack, next)?;
+        }
+        // Every iteration consumes a character (rule 2); this guard only
+        // makes termination evident.
+        if next <= at {
+            break;
+        }
+        at = next;
+        count = count.saturating_add(1);
+    }
+    (count >= min).then_some(at)
+}
+
+/// Where the longest run of at most `max` members starting at byte `start`
+/// of `haystack` (a character boundary) ends, if it has at least `min`
+/// characters. Counts are in characters. ASCII members are scanned by byte
+/// with the table (at most `max` bytes, which are then `max` characters);
+/// the first non-ASCII byte (a character boundary, since every byte before
+/// it is ASCII) hands the rest to [`take_chars`].
+#[inline(always)]
+fn take_run(haystack: &str, start: usize, members: &Members, min: usize, max: usize) -> Option<usize> {
+    let Members::Set { bytes: table, .. } = members else {
+        return take_chars(haystack, start, 0, members, min, max);
+    };
+    let rest = haystack.as_bytes().get(start..)?;
+    let window = rest.get(..max).unwrap_or(rest);
+    let stop = if window.len() < CHUNK {
+        window.iter().position(|&b| !table[usize::from(b)])
+    } else {
+        first_outside(window, table)
+    }
+    .unwrap_or(window.len());
+    if stop < max && rest.get(stop).is_some_and(|b| !b.is_ascii()) {
+        return take_chars(haystack, start.saturating_add(stop), stop, members, min, max);
+    }
+    (stop >= min).then_some(start.saturating_add(stop))
+}
+
+/// Where a run of members that already has `count` characters and goes on
+/// at byte `at` of `haystack` (a character boundary) ends, decoding
+/// characters, up to `max` characters in all; `None` if it has fewer than
+/// `min`. Kept out of line: the ASCII scan of [`take_run`] is the hot path.
+#[inline(never)]
+fn take_chars(haystack: &str, at: usize, mut count: usize, members: &Members, min: usize, max: usize) -> Option<usize> {
+    let tail = haystack.get(at..)?;
+    let mut end = haystack.len();
+    for (offset, c) in tail.char_indices() {
+        if count >= max || !members.contains(c) {
+            end = at.saturating_add(offset);
             break;
         }
         count = count.saturating_add(1);
     }
-    if count < min {
-        return None;
-    }
-    rest.get(end..)
+    (count >= min).then_some(end)
 }
 
 /// Whether no character is in both sets.
@@ -502,6 +815,11 @@ impl Run {
         let members = &self.members;
         match self.anchoring {
             Anchoring::Whole => {
+                // A character is at most 4 bytes: a longer haystack has more
+                // than `max` characters.
+                if self.max.is_some_and(|max| haystack.len() as u64 > max.saturating_mul(4)) {
+                    return false;
+                }
                 if let Members::Everything = members {
                     let count = haystack.chars().count() as u64;
                     return count >= self.min && self.max.is_none_or(|max| count <= max);
@@ -739,8 +1057,12 @@ mod tests {
         assert_eq!(run("^([0-9]{3})$"), Some((3, Some(3), Anchoring::Whole, false)));
         assert_eq!(run("^(?:a)+$"), Some((1, None, Anchoring::Whole, false)));
         assert_eq!(run("^((a)){2}$"), Some((2, Some(2), Anchoring::Whole, false)));
-        assert!(detect("^(ab)+$").is_none());
-        assert!(detect("^(?:ab){2}$").is_none());
+        // A quantified group of several terms is a repeated sequence piece,
+        // after `^` only.
+        assert!(matches!(detect("^(ab)+$"), Some(FastPath::Sequence(_))));
+        assert!(matches!(detect("^(?:ab){2}$"), Some(FastPath::Sequence(_))));
+        assert!(detect("(ab)+$").is_none());
+        assert!(detect("(ab)+").is_none());
     }
 
     #[test]
@@ -791,7 +1113,14 @@ mod tests {
         {
             assert!(is_sequence(pattern), "{pattern}");
         }
-        for pattern in [r"^[a-z]+[a-z0-9]$", r"^a*a$", r"^a+b?c$", r"[a-z]+-[0-9]+$", r"^a\bb$", r"^a+(bc)+$"] {
+        // A run may be followed by pieces that can be empty when none of
+        // them, nor the piece after them, can start with its characters.
+        for pattern in [r"^a+b?c$", r"^a+b*$", r"^a+(bc)+$", r"^a+(bc)*d$"] {
+            assert!(is_sequence(pattern), "{pattern}");
+        }
+        for pattern in
+            [r"^[a-z]+[a-z0-9]$", r"^a*a$", r"^a+b?a$", r"^a+b?b$", r"[a-z]+-[0-9]+$", r"^a\bb$", r"^a+(ab)+$"]
+        {
             assert!(!is_sequence(pattern), "{pattern}");
         }
         let matches = |p: &str, h: &str| detect(p).is_some_and(|f| f.is_match(h));
@@ -803,5 +1132,84 @@ mod tests {
         assert!(!matches(r"^[a-z]{1,2}-", "abc-"));
         assert!(matches(r"^é+a$", "ééa"));
         assert!(!matches(r"^é+a$", "éa\n"));
+    }
+
+    /// Checks each haystack against the detected sequence and the expected
+    /// answer.
+    fn check_sequence(pattern: &str, yes: &[&str], no: &[&str]) {
+        let Some(path) = detect(pattern) else { panic!("{pattern}: no fast path") };
+        assert!(matches!(path, FastPath::Sequence(_)), "{pattern}: {path:?}");
+        for h in yes {
+            assert!(path.is_match(h), "{pattern} should match {h:?}");
+        }
+        for h in no {
+            assert!(!path.is_match(h), "{pattern} should not match {h:?}");
+        }
+    }
+
+    #[test]
+    fn repeated_groups_in_sequences() {
+        check_sequence(
+            "^(/[A-Za-z0-9._-]+)+$",
+            &["/a", "/api/v1/users.json", "/a.b-c_d/x", "/../x"],
+            &["", "/", "//a", "/a/", "a/b", "/a b", "/é", "/aé", "/a/é", "/a\n"],
+        );
+        check_sequence(
+            r"^[^\s]+(\s[^\s]+)*$",
+            &["a", "a b", "é ü", "a\tb c", "😀 x", "a\u{2003}b", "ab\u{a0}cd"],
+            &["", " ", "a ", " a", "a  b", "a b ", "a\n", "a\u{2003}", "\u{2003}a"],
+        );
+        check_sequence(
+            "^[a-z]+(-[a-z]+)*$",
+            &["a", "foo-bar-baz", "a-b-c-d-e-f-g"],
+            &["", "-", "a-", "-a", "a--b", "a-B", "é", "a-é", "a-b-"],
+        );
+        check_sequence(
+            r"^\d+(\.\d+){0,3}$",
+            &["1", "1.2", "1.2.3.4", "10.20.30.40"],
+            &["1.2.3.4.5", "", ".", "1.", "1..2", "1.2.", "\u{661}", "1.\u{661}"],
+        );
+        // Boundary counts, and literal bodies.
+        check_sequence("^(ab){2,3}$", &["abab", "ababab"], &["ab", "abababab", "aba", "ababa", ""]);
+        check_sequence("^x(ab){2}", &["xabab", "xababab", "xababé"], &["xab", "xaba", "x"]);
+        check_sequence("^(?:a-){1,2}$", &["a-", "a-a-"], &["", "a-a-a-", "a-a"]);
+        // A repetition that ends a pattern without `$` needs only `min`
+        // iterations, even when a later iteration fails after its first piece.
+        check_sequence("^(a-b+)+", &["a-b", "a-ba-x", "a-bba-"], &["a-", "a-x", "b"]);
+        check_sequence("^(a-b+)+$", &["a-b", "a-ba-bb"], &["a-ba-x", "a-ba-", "a-b-"]);
+        check_sequence("^(ab)*c$", &["c", "abc", "ababc"], &["abac", "ab", "", "abab"]);
+        check_sequence("^(é[a-z]{1,2})+ü$", &["éaü", "éabéaü"], &["éabcü", "ü", "éü", "éaéü"]);
+    }
+
+    #[test]
+    fn runs_in_sequences_count_characters() {
+        check_sequence(r"^[a-zé]{1,2}0$", &["éa0", "a0", "é0", "éé0"], &["aéa0", "0", "ééa0", "é"]);
+        check_sequence(r"^[a-z]{2}é", &["abé", "abéc"], &["aé", "abcé", "a"]);
+        check_sequence(r"^.{2}-$", &["😀é-", "ab-"], &["a-", "abc-", "a\n-"]);
+        check_sequence(r"^[^]{2}-[^]*$", &["😀é-", "ab-x", "a--"], &["-", "a-", "abc-"]);
+        check_sequence(r"^\S+ \S{3}$", &["😀é abc", "a a😀b"], &["a ab", "a abcd", " abc"]);
+    }
+
+    #[test]
+    fn repeated_groups_that_greedy_matching_cannot_decide_take_no_fast_path() {
+        for pattern in [
+            "^(a+)+$",
+            "^(ab|a)+$",
+            "^([a-z]+[0-9]*)+$",
+            "^((ab)+c)+$",
+            "^(a*b)+$",
+            "^(ab)+a$",
+            "^a+(ab)*$",
+            "^(a-[a-z]+)+[a-z]$",
+            "^(ab)?(ac)?$",
+            "^(a\\bc)+$",
+            "^(?:)+x$",
+            "^(a-b*)+b$",
+        ] {
+            assert!(!matches!(detect(pattern), Some(FastPath::Sequence(_))), "{pattern}");
+        }
+        // At most `MAX_PIECES` pieces, the body's included.
+        assert!(matches!(detect(&format!("^x({})+$", "a\\d".repeat(7))), Some(FastPath::Sequence(_))));
+        assert!(detect(&format!("^({})+$", "a\\d".repeat(8))).is_none());
     }
 }

@@ -6,9 +6,10 @@
 //! runs them on one of three engines, chosen per pattern:
 //!
 //! 1. [`fast`]: patterns whose answer needs no automaton (a literal with
-//!    anchors, one run of a character set, a greedy sequence of literals and
-//!    runs after `^`, a pattern that always matches, or an alternation of
-//!    at most [`fast::MAX_BRANCHES`] of these).
+//!    anchors, one run of a character set, a greedy sequence of literals,
+//!    runs and repeated groups of those after `^` such as
+//!    `^[a-z]+(-[a-z]+)*$`, a pattern that always matches, or an
+//!    alternation of at most [`fast::MAX_BRANCHES`] of these).
 //! 2. The linear engine, `regex-automata`'s meta regex, built from a `Hir`
 //!    that [`lower`] constructs with ECMA semantics. It runs every pattern
 //!    without lookaround or backreferences in time linear in the haystack.
@@ -39,10 +40,12 @@
 //! expanding counted repetitions (`a{3}` counts 4: three copies and the
 //! repetition), capped by the repetition-product limit, and is proportional
 //! to the NFA the linear engine builds.
-//! * fast paths: `n + 1` for a haystack of `n` bytes (one scan), times the
-//!   number of branches `b` for an alternation of fast paths, `(n + 1) * b`
-//!   with `b <= 16` ([`fast::MAX_BRANCHES`]): the program size `m` of a fast
-//!   path is its number of scans;
+//! * fast paths: `n + 1` for a haystack of `n` bytes (one scan; a sequence
+//!   with repeated groups is still one forward pass, see
+//!   [`fast::Sequence`]), times the number of branches `b` for an
+//!   alternation of fast paths, `(n + 1) * b` with `b <= 16`
+//!   ([`fast::MAX_BRANCHES`]): the program size `m` of a fast path is its
+//!   number of scans;
 //! * linear engine: `(n + 1) * m`, the worst case of the PikeVM the meta
 //!   regex falls back to when its lazy DFA cache thrashes (the lazy DFA
 //!   itself usually needs about `n` steps);

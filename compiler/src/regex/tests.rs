@@ -549,7 +549,16 @@ fn engine_choice() {
         ("^([0-9]{3})$", Engine::Fast),
         ("^[a-z]+-[0-9]+$", Engine::Fast),
         ("^[a-z]+[0-9]$", Engine::Fast),
-        ("^(ab)+$", Engine::Linear),
+        ("^(ab)+$", Engine::Fast),
+        ("^(/[A-Za-z0-9._-]+)+$", Engine::Fast),
+        (r"^[^\s]+(\s[^\s]+)*$", Engine::Fast),
+        ("^[a-z]+(-[a-z]+)*$", Engine::Fast),
+        (r"^\d+(\.\d+){0,3}$", Engine::Fast),
+        ("^(a+)+$", Engine::Linear),
+        ("^(ab|a)+$", Engine::Linear),
+        ("^([a-z]+[0-9]*)+$", Engine::Linear),
+        ("^((ab)+c)+$", Engine::Linear),
+        ("(ab)+$", Engine::Linear),
         ("^[a-z]+[a-z0-9]$", Engine::Linear),
         ("[a-z]+-[0-9]+", Engine::Linear),
         ("^(a|b)+$", Engine::Linear),
@@ -562,7 +571,7 @@ fn engine_choice() {
     }
     let err = Regex::with_engine("(?=a)", &RegexLimits::default(), Engine::Linear).map(|_| ()).unwrap_err();
     assert_eq!(err.kind(), &RegexErrorKind::Unsupported);
-    let err = Regex::with_engine("^(ab)+$", &RegexLimits::default(), Engine::Fast).map(|_| ()).unwrap_err();
+    let err = Regex::with_engine("^(a+)+$", &RegexLimits::default(), Engine::Fast).map(|_| ()).unwrap_err();
     assert_eq!(err.kind(), &RegexErrorKind::Unsupported);
     let seventeen: Vec<String> = (0..17).map(|i| format!("w{i}")).collect();
     assert_eq!(compile(&format!("^(?:{})$", seventeen.join("|"))).engine(), Engine::Linear);
@@ -586,6 +595,8 @@ fn cost_grows_with_haystack_and_program() {
     assert_eq!(branches.cost(0), 3);
     assert_eq!(branches.cost(9), 30);
     assert_eq!(compile("^[a-z]+-[0-9]+$").cost(9), 10);
+    // A sequence with a repeated group is still one scan.
+    assert_eq!(compile("^[a-z]+(-[a-z]+)*$").cost(9), 10);
 }
 
 #[test]
@@ -670,11 +681,16 @@ fn report_compile_and_match_times() {
         ("^([0-9]{3})$|^(default)$", "default".to_string(), filler.clone()),
         ("^(get|put|post)$", "post".to_string(), filler.clone()),
         ("^[a-z]+-[0-9]+$", "abc-12".to_string(), format!("{}-1", "a".repeat(1 << 20))),
+        ("^[a-zA-Z_][a-zA-Z0-9_]*$", "user_name2".to_string(), "a".repeat(1 << 20)),
+        ("^(/[A-Za-z0-9._-]+)+$", "/api/v1/users.json".to_string(), "/abc".repeat(1 << 18)),
+        (r"^[^\s]+(\s[^\s]+)*$", "active code".to_string(), "ab ".repeat(1 << 18) + "x"),
+        ("^[a-z]+(-[a-z]+)*$", "foo-bar-baz".to_string(), "ab-".repeat(1 << 18) + "x"),
+        (r"^\d+(\.\d+){0,3}$", "1.2.3".to_string(), "1".repeat(1 << 20)),
     ] {
         let fast = compile(pattern);
         let linear = Regex::with_engine(pattern, &limits, Engine::Linear).unwrap();
         println!(
-            "{pattern:14} {:>7} bytes: fast {:?} linear {:?}; {:>7} bytes: fast {:?} linear {:?}",
+            "{pattern:26} {:>7} bytes: fast {:?} linear {:?}; {:>7} bytes: fast {:?} linear {:?}",
             short.len(),
             best_of(&fast, &short, 100_000),
             best_of(&linear, &short, 100_000),
@@ -805,6 +821,74 @@ fn fast_composite_pattern_strategy() -> impl Strategy<Value = String> {
     ]
 }
 
+/// Sequences after `^` with one or two quantified groups of pieces (and a
+/// nested group now and then, which must take no fast path), with or
+/// without `$`: many are greedy-exact sequences, many just miss.
+fn repeated_group_pattern_strategy() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("a"),
+        Just("b"),
+        Just("é"),
+        Just("1"),
+        Just(" "),
+        Just("-"),
+        Just("[ab]"),
+        Just("[^a]"),
+        Just(r"[^\s]"),
+        Just(r"\S"),
+        Just("."),
+        Just(r"\d"),
+        Just(r"\s"),
+        Just(r"\w"),
+        Just("(?:(?:b1)+)"),
+    ];
+    let quantifier =
+        prop_oneof![Just(""), Just(""), Just(""), Just("+"), Just("*"), Just("?"), Just("{2}"), Just("{1,2}")];
+    let terms = |count: std::ops::Range<usize>| {
+        prop::collection::vec((piece.clone(), quantifier.clone()), count)
+            .prop_map(|terms| terms.into_iter().map(|(p, q)| format!("{p}{q}")).collect::<String>())
+    };
+    let group = (terms(1..4), group_quantifier_strategy(), prop_oneof![Just("("), Just("(?:")])
+        .prop_map(|(body, q, open)| format!("{open}{body}){q}"));
+    let random = (terms(0..3), group.clone(), terms(0..3), prop::option::of(group), any::<bool>()).prop_map(
+        |(before, group, after, second, end)| {
+            format!("^{before}{group}{after}{}{}", second.unwrap_or_default(), if end { "$" } else { "" })
+        },
+    );
+    // The shape of real patterns, `^C+(SC+)*$`, with separators and
+    // contents that sometimes overlap.
+    let separator = prop_oneof![Just(" "), Just("-"), Just("b"), Just(r"\s"), Just("1"), Just("-b"), Just("a")];
+    let content =
+        prop_oneof![Just("a"), Just(r"[^\s]"), Just(r"\S"), Just("[ab]"), Just(r"\d"), Just("é"), Just("[^-]")];
+    let content_quantifier = prop_oneof![Just("+"), Just("+"), Just("*"), Just("{1,2}"), Just("{2}"), Just("")];
+    let shaped = (
+        content.clone(),
+        content_quantifier.clone(),
+        separator,
+        content,
+        content_quantifier,
+        group_quantifier_strategy(),
+        any::<bool>(),
+    )
+        .prop_map(|(c0, q0, sep, c1, q1, q, end)| format!("^{c0}{q0}({sep}{c1}{q1}){q}{}", if end { "$" } else { "" }));
+    prop_oneof![random, shaped]
+}
+
+/// The quantifiers of a repeated group.
+fn group_quantifier_strategy() -> impl Strategy<Value = &'static str> + Clone {
+    prop_oneof![Just("+"), Just("*"), Just("?"), Just("{2}"), Just("{0,3}"), Just("{1,2}"), Just("{2,}"), Just("+?")]
+}
+
+/// Haystacks over the characters [`repeated_group_pattern_strategy`] uses,
+/// long enough for a few iterations.
+fn repeated_group_haystack_strategy() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![Just('a'), Just('b'), Just('1'), Just(' '), Just('-'), Just('\n'), Just('é')],
+        0..12,
+    )
+    .prop_map(|chars| chars.into_iter().collect())
+}
+
 proptest! {
     // Failures are not persisted: regression files would land outside this module.
     #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(400) })]
@@ -882,6 +966,107 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(2000) })]
+
+    /// Sequences with repeated groups: the chosen engine (a fast path when
+    /// greedy matching is exact) agrees with the linear engine.
+    #[test]
+    fn repeated_group_sequences_agree_with_the_linear_engine(
+        pattern in repeated_group_pattern_strategy(),
+        haystacks in prop::collection::vec(repeated_group_haystack_strategy(), 12),
+    ) {
+        let limits = RegexLimits::default();
+        let auto = Regex::new(&pattern, &limits);
+        prop_assert!(auto.is_ok(), "{pattern}: {auto:?}");
+        let Ok(auto) = auto else { unreachable!() };
+        let linear = Regex::with_engine(&pattern, &limits, Engine::Linear);
+        prop_assert!(linear.is_ok(), "{pattern}: {linear:?}");
+        let Ok(linear) = linear else { unreachable!() };
+        for haystack in &haystacks {
+            prop_assert_eq!(
+                auto.is_match(haystack),
+                linear.is_match(haystack),
+                "{} on {:?} ({:?})",
+                pattern,
+                haystack,
+                auto.engine()
+            );
+        }
+    }
+}
+
+/// A fair share of the generated repeated-group patterns takes the fast
+/// path with a repeated piece, and a fair share does not, so the property
+/// test above exercises both.
+#[test]
+fn repeated_group_patterns_often_take_the_fast_path() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strategy = repeated_group_pattern_strategy();
+    let (mut repeats, mut other) = (0, 0);
+    for _ in 0..1000 {
+        let Ok(tree) = strategy.new_tree(&mut runner) else { continue };
+        match compile(&tree.current()).matcher {
+            Matcher::Fast(fast::FastPath::Sequence(sequence)) if sequence.repeats() > 0 => repeats += 1,
+            _ => other += 1,
+        }
+    }
+    println!("{repeats} of 1000 repeated-group patterns take a sequence with a repeated group ({other} do not)");
+    assert!(repeats > 200 && other > 200, "{repeats} {other}");
+}
+
+/// The shapes from real schemas, against the linear engine on edge cases.
+#[test]
+fn repeated_group_examples_agree_with_the_linear_engine() {
+    let limits = RegexLimits::default();
+    // Separated by `|`, the first one empty.
+    let haystacks = "| |a|a b|a  b|a | a|/|/a|/a/|//a|/api/v1/x.json|/é|a-b|a--b|a-|1|1.2|1.2.3.4|1.2.3.4.5|1.|é ü\
+        |a\u{2003}b|a\n|\u{661}|ab|abab|aba";
+    for pattern in [
+        "^(/[A-Za-z0-9._-]+)+$",
+        r"^[^\s]+(\s[^\s]+)*$",
+        "^[a-z]+(-[a-z]+)*$",
+        r"^\d+(\.\d+){0,3}$",
+        "^(ab)+$",
+        "^(ab){2}",
+        "^(a+)+$",
+        "^(ab|a)+$",
+        "^([a-z]+[0-9]*)+$",
+    ] {
+        let auto = compile(pattern);
+        let linear = Regex::with_engine(pattern, &limits, Engine::Linear).unwrap();
+        for haystack in haystacks.split('|') {
+            assert_eq!(auto.is_match(haystack), linear.is_match(haystack), "{pattern} on {haystack:?}");
+        }
+    }
+    // Runs longer than the 16-byte chunks of the byte scan, bounded or not,
+    // with a non-ASCII character or a separator at every position.
+    for pattern in [
+        "^[a-z]+(-[a-z]+)*$",
+        "^[a-zé]{1,20}-[a-zé]{20}$",
+        "^[a-zé]{17}(-[a-z]{3,18})+$",
+        r"^[^\s]+(\s[^\s]+)*$",
+        "^[^-]{5,30}-",
+    ] {
+        let auto = compile(pattern);
+        assert_eq!(auto.engine(), Engine::Fast, "{pattern}");
+        let linear = Regex::with_engine(pattern, &limits, Engine::Linear).unwrap();
+        for len in [15, 16, 17, 18, 19, 20, 21, 31, 32, 33, 40] {
+            for at in 0..=len {
+                for insert in ["é", "-", " ", "😀", "A"] {
+                    let mut haystack = "a".repeat(len);
+                    haystack.insert_str(at, insert);
+                    for haystack in [haystack.clone(), format!("{haystack}-abc"), format!("{haystack}-{haystack}")] {
+                        assert_eq!(auto.is_match(&haystack), linear.is_match(&haystack), "{pattern} on {haystack:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A fair share of the composite patterns takes the fast path, so the
 /// property test above exercises it.
 #[test]
@@ -915,5 +1100,62 @@ fn not_word_boundary_does_not_hide_a_match_inside_a_character() {
         assert_eq!(r.is_match("aéa a"), Ok(true), "{engine:?}");
         let only_b = Regex::with_engine("\\B", &limits, engine).unwrap();
         assert_eq!(only_b.is_match("aéa"), Ok(false), "{engine:?}: no \\B between code points of aéa");
+    }
+}
+
+/// How much of a short match on the linear engine is the meta regex's
+/// overhead (cache pool, strategy dispatch) against its lazy DFA alone
+/// (which on its own lacks the meta regex's fallbacks when the DFA gives
+/// up, so it is not a drop-in replacement).
+#[test]
+#[ignore = "timing report; run with --ignored --nocapture"]
+fn report_linear_engine_overhead() {
+    use regex_automata::{Input, hybrid, nfa::thompson};
+    let best = |f: &mut dyn FnMut() -> bool| {
+        (0..5)
+            .map(|_| {
+                let started = Instant::now();
+                for _ in 0..2_000_000 {
+                    std::hint::black_box(f());
+                }
+                started.elapsed() / 2_000_000
+            })
+            .min()
+            .unwrap()
+    };
+    for (pattern, haystack) in [
+        ("^[a-z]+[a-z0-9]$", "abcdefghij1"),
+        ("^([a-z]+[0-9]*)+$", "abc12def34ghi"),
+        (r"^[^@]+@[^@]+\.[^@]+$", "someone@example.com"),
+        ("^(ab|a)+$", "abaabababaab"),
+        ("[a-z]+-[0-9]+", "xx abc-12 yy zz"),
+        (r"^\S+@\S+\.\S+$", "someone.else@example.co.uk"),
+    ] {
+        let re = compile(pattern);
+        let Matcher::Linear { re: meta, leftmost: false } = &re.matcher else { panic!("{pattern}") };
+        let ast = parse::parse(pattern, ParseLimits::NONE).unwrap();
+        let hir = lower::to_hir(&ast).unwrap();
+        let nfa = thompson::Compiler::new()
+            .configure(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
+            .build_from_hir(&hir)
+            .unwrap();
+        let dfa = hybrid::dfa::DFA::builder().build_from_nfa(nfa).unwrap();
+        let mut dfa_cache = dfa.create_cache();
+        let mut meta_cache = meta.create_cache();
+        let input = Input::new(haystack).earliest(true);
+        let expected = meta.is_match(haystack);
+        assert_eq!(dfa.try_search_fwd(&mut dfa_cache, &input).unwrap().is_some(), expected);
+        println!(
+            "{pattern:24} {:>2} bytes: Regex::is_match {:?}, meta is_match {:?}, meta is_match_with {:?}, meta search_half earliest {:?}, hybrid DFA try_search_fwd {:?}",
+            haystack.len(),
+            best(&mut || re.is_match(std::hint::black_box(haystack)).unwrap()),
+            best(&mut || meta.is_match(std::hint::black_box(haystack))),
+            best(&mut || meta.is_match_with(&mut meta_cache, &Input::new(std::hint::black_box(haystack)))),
+            best(&mut || meta.search_half(&Input::new(std::hint::black_box(haystack)).earliest(true)).is_some()),
+            best(&mut || dfa
+                .try_search_fwd(&mut dfa_cache, &Input::new(std::hint::black_box(haystack)).earliest(true))
+                .unwrap()
+                .is_some()),
+        );
     }
 }
