@@ -186,7 +186,7 @@ impl Evaluation {
     /// not.
     fn unit_annotations<'a>(&'a self, u: &'a Unit) -> impl Iterator<Item = Annotation<'a>> {
         let program = self.validator.program();
-        let schema_location = program.node(u.node).location();
+        let schema_location = program.location(u.node);
         let statics = program
             .annotations(u.node)
             .iter()
@@ -346,7 +346,7 @@ impl Evaluation {
     }
 
     fn location<'a>(&'a self, u: &Unit) -> &'a str {
-        self.validator.program().node(u.node).location()
+        self.validator.program().location(u.node)
     }
 }
 

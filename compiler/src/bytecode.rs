@@ -281,12 +281,15 @@ pub struct Annotation {
 pub struct Node {
     pub(crate) code_start: u32,
     pub(crate) code_end: u32,
+    /// The first instruction, kept in the node too (set with the
+    /// entries): a [`Entry::Single`] or [`Entry::Forward`] node runs it
+    /// without reading [`Program::instructions`].
+    pub(crate) first: Option<Instr>,
     pub(crate) flags: NodeFlags,
     pub(crate) types: TypeSet,
     pub(crate) admits: TypeSet,
     pub(crate) entry: Entry,
     pub(crate) resource: ResourceId,
-    pub(crate) location: Box<str>,
 }
 
 impl Node {
@@ -318,9 +321,10 @@ impl Node {
     pub fn resource(&self) -> ResourceId {
         self.resource
     }
-    /// The node's absolute schema location: `<base URI>#<JSON pointer>`.
-    pub fn location(&self) -> &str {
-        &self.location
+    /// The node's first instruction, if it has any.
+    #[inline]
+    pub fn first_instr(&self) -> Option<&Instr> {
+        self.first.as_ref()
     }
 }
 
@@ -717,6 +721,10 @@ pub struct ProgramFlags {
 #[derive(Debug)]
 pub struct Program {
     pub(crate) nodes: Vec<Node>,
+    /// Each node's absolute schema location, `<base URI>#<JSON pointer>`
+    /// (parallel to `nodes`; apart from them, which only the VM's hot
+    /// paths read).
+    pub(crate) locations: Vec<Box<str>>,
     pub(crate) code: Vec<Instr>,
     pub(crate) root: NodeId,
     pub(crate) values: Vec<Value>,
@@ -846,11 +854,6 @@ impl Program {
     pub fn code_of(&self, node: &Node) -> &[Instr] {
         &self.code[node.code_start as usize..node.code_end as usize]
     }
-    /// The first instruction of a node, if it has any.
-    #[inline]
-    pub fn first_instr(&self, node: &Node) -> Option<&Instr> {
-        self.code.get(node.code_start as usize).filter(|_| node.code_end > node.code_start)
-    }
     /// A `const` value.
     #[inline]
     pub fn value(&self, id: ValueId) -> &Value {
@@ -934,6 +937,10 @@ impl Program {
     pub fn alternative_masks(&self, id: ListId) -> Option<&AlternativeMasks> {
         self.alternative_masks.get(id.index()).and_then(|m| m.as_deref())
     }
+    /// A node's absolute schema location: `<base URI>#<JSON pointer>`.
+    pub fn location(&self, id: NodeId) -> &str {
+        self.locations.get(id.index()).map_or("", |l| &**l)
+    }
     /// The cost bounds of a node (zero for nodes that are never entries).
     pub fn cost(&self, id: NodeId) -> NodeCost {
         self.costs.get(id.index()).copied().unwrap_or_default()
@@ -947,6 +954,7 @@ impl Program {
     /// compiled program is kept, often many of them, and never grows.
     pub(crate) fn shrink_to_fit(&mut self) {
         self.nodes.shrink_to_fit();
+        self.locations.shrink_to_fit();
         self.code.shrink_to_fit();
         self.values.shrink_to_fit();
         self.enums.shrink_to_fit();
@@ -977,10 +985,15 @@ impl Program {
         if !node_ok(self.root) {
             return fail("root");
         }
+        if self.locations.len() != self.nodes.len() {
+            return fail("node location");
+        }
         for n in &self.nodes {
+            let first = self.code.get(n.code_start as usize).filter(|_| n.code_end > n.code_start);
             if n.code_start > n.code_end
                 || n.code_end as usize > self.code.len()
                 || n.resource.index() >= self.resources.len()
+                || n.first.as_ref() != first
             {
                 return fail("node range");
             }
@@ -1048,7 +1061,7 @@ impl fmt::Display for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, node) in self.nodes.iter().enumerate() {
             let root = if i == self.root.index() { " (root)" } else { "" };
-            writeln!(f, "node {i}{root}  {}", node.location)?;
+            writeln!(f, "node {i}{root}  {}", self.location(NodeId(i as u32)))?;
             let mut notes = Vec::new();
             for (flag, name) in [
                 (NodeFlags::MEMO, "memoized"),

@@ -580,7 +580,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     }
                     Entry::Single => {
                         self.meter.charge(1)?;
-                        return match program.first_instr(node) {
+                        return match node.first_instr() {
                             Some(instr) => self.instr::<TRACK>(instr, v, ev),
                             None => Ok(true),
                         };
@@ -593,7 +593,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         return r;
                     }
                     Entry::Forward => {
-                        if let [Instr::Ref(target)] = program.code_of(node) {
+                        // A `Forward` node's only instruction is a `$ref`.
+                        if let Some(Instr::Ref(target)) = node.first_instr() {
                             self.meter.charge(1)?;
                             id = *target;
                             node = program.node(id);
@@ -635,10 +636,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 Entry::Single => {
                     fuel += 1;
-                    PreparedStep::Single(program.first_instr(node))
+                    PreparedStep::Single(node.first_instr())
                 }
-                Entry::Forward => match program.code_of(node) {
-                    [Instr::Ref(target)] => {
+                Entry::Forward => match node.first_instr() {
+                    Some(Instr::Ref(target)) => {
                         fuel += 1;
                         id = *target;
                         continue;
@@ -1175,7 +1176,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[cold]
     #[inline(never)]
     fn make_error(&self, keyword: &[&str]) -> ValidationError {
-        let node_location = self.program.node(self.current).location();
+        let node_location = self.program.location(self.current);
         ValidationError::record(|locations, path| {
             push_keyword_path(locations, &self.keyword_path);
             let suffix_start = locations.len();

@@ -514,8 +514,8 @@ fn find_unguarded_cycle(program: &Program, in_place: &Adjacency) -> Result<(), C
                 Some(Color::Grey) => {
                     let begin = stack.iter().position(|(id, _)| *id == next).unwrap_or(0);
                     let mut cycle: Vec<String> =
-                        stack[begin..].iter().map(|(id, _)| program.node(*id).location().to_string()).collect();
-                    cycle.push(program.node(next).location().to_string());
+                        stack[begin..].iter().map(|(id, _)| program.location(*id).to_string()).collect();
+                    cycle.push(program.location(next).to_string());
                     let at = cycle.first().cloned().unwrap_or_default();
                     return Err(CompileError::new(CompileErrorKind::UnguardedRecursion { cycle }, at));
                 }

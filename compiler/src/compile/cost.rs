@@ -218,10 +218,7 @@ fn check(program: &Program, at: NodeId, cost: NodeCost, limits: &Limits) -> Resu
 }
 
 fn limit(program: &Program, at: NodeId, name: &'static str, bound: u64, max: u64) -> CompileError {
-    CompileError::new(
-        CompileErrorKind::LimitExceeded { limit: name, bound, max },
-        program.node(at).location().to_string(),
-    )
+    CompileError::new(CompileErrorKind::LimitExceeded { limit: name, bound, max }, program.location(at).to_string())
 }
 
 /// The root, every target of a descending edge, and every detached entry.
@@ -687,7 +684,7 @@ mod tests {
         let memoized: Vec<_> = program
             .node_ids()
             .filter(|id| program.node(*id).flags().contains(crate::bytecode::NodeFlags::MEMO))
-            .map(|id| program.node(id).location().to_string())
+            .map(|id| program.location(id).to_string())
             .collect();
         assert_eq!(memoized, ["json-schema:///#/$defs/D"]);
     }

@@ -92,6 +92,8 @@ pub(crate) struct Lowerer<'a, 'o> {
     root_resource: ResIdx,
     options: &'o CompileOptions,
     nodes: Vec<Node>,
+    /// Each node's location (see [`Program::locations`]).
+    locations: Vec<Box<str>>,
     code: Vec<Instr>,
     values: Vec<Value>,
     enums: Vec<EnumSet>,
@@ -131,6 +133,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             root_resource,
             options,
             nodes: Vec::new(),
+            locations: Vec::new(),
             code: Vec::new(),
             values: Vec::new(),
             enums: Vec::new(),
@@ -180,13 +183,14 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         self.nodes.push(Node {
             code_start: 0,
             code_end: 0,
+            first: None,
             flags: NodeFlags::default(),
             types: crate::value::TypeSet::EMPTY,
             admits: crate::value::TypeSet::ANY,
             entry: Entry::Full,
             resource,
-            location: self.registry.location(&target.info).into_boxed_str(),
         });
+        self.locations.push(self.registry.location(&target.info).into_boxed_str());
         self.node_ids.insert(key, id);
         self.work.push((id, target.value, target.info));
         Ok(id)
@@ -227,6 +231,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
                 node.flags = flags;
                 node.code_start = u32::try_from(start).map_err(|_| internal("code size"))?;
                 node.code_end = u32::try_from(end).map_err(|_| internal("code size"))?;
+                node.first = self.code.get(start).copied().filter(|_| end > start);
             }
             let before = self.nodes.len();
             self.add_dynamic_targets()?;
@@ -282,6 +287,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         let uses_dynamic_scope = !self.dynamic_refs.is_empty();
         let mut program = Program {
             nodes: self.nodes,
+            locations: self.locations,
             code: self.code,
             root,
             values: self.values,
@@ -312,7 +318,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         };
         let limits = &self.options.limits;
         if program.code.len() > limits.max_instructions {
-            let at = program.nodes.first().map(|n| n.location().to_string()).unwrap_or_default();
+            let at = program.locations.first().map(|l| l.to_string()).unwrap_or_default();
             return Err(CompileError::new(
                 CompileErrorKind::LimitExceeded {
                     limit: "max_instructions",
