@@ -198,6 +198,18 @@ impl FastPath {
     #[inline]
     pub fn is_match(&self, haystack: &str) -> bool {
         match self {
+            // The branches are never `AnyOf` themselves (see `detect`).
+            FastPath::AnyOf(branches) => branches.iter().any(|branch| branch.matches_one(haystack)),
+            other => other.matches_one(haystack),
+        }
+    }
+
+    /// [`FastPath::is_match`] for every fast path but [`FastPath::AnyOf`]
+    /// (false for it): not recursive, so it can be inlined.
+    #[inline(always)]
+    fn matches_one(&self, haystack: &str) -> bool {
+        match self {
+            FastPath::AnyOf(_) => false,
             FastPath::Always => true,
             FastPath::Substring(substring) => {
                 substring.finder.find(haystack.as_bytes(), Span::from(0..haystack.len())).is_some()
@@ -210,9 +222,6 @@ impl FastPath {
             },
             FastPath::Run(run) => run.is_match(haystack),
             FastPath::Sequence(sequence) => sequence.is_match(haystack),
-            // The branches are never `AnyOf` themselves (see `detect`), so
-            // this recursion is one level deep.
-            FastPath::AnyOf(branches) => branches.iter().any(|branch| branch.is_match(haystack)),
         }
     }
 
