@@ -31,7 +31,7 @@ use serde_json::Value;
 
 use crate::format::Format;
 use crate::lookup::KeyTable;
-use crate::number::Num;
+use crate::number::{Divisor, Num};
 use crate::regex::Regex;
 use crate::value::{JsonType, TypeSet};
 
@@ -368,7 +368,7 @@ pub struct NumberChecks {
     pub integer_range: Option<(i128, i128)>,
     /// `multipleOf` as a machine integer, when [`NumberChecks::integer_range`]
     /// is set.
-    pub integer_multiple: Option<u64>,
+    pub integer_multiple: Option<Divisor>,
 }
 
 impl NumberChecks {
@@ -385,7 +385,7 @@ impl NumberChecks {
         self.integer_range = (|| {
             if let Some(m) = &self.multiple_of {
                 match m {
-                    Num::Int(m) => self.integer_multiple = Some(u64::try_from(*m).ok().filter(|m| *m > 0)?),
+                    Num::Int(m) => self.integer_multiple = Some(Divisor::new(u64::try_from(*m).ok()?)?),
                     _ => return None,
                 }
             }

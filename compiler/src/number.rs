@@ -496,6 +496,72 @@ impl std::fmt::Write for StackString {
     }
 }
 
+/// A positive machine-integer divisor with a multiplication-only
+/// divisibility test (Granlund and Montgomery; Hacker's Delight 10-17):
+/// for `m = d * 2^k` with `d` odd, `a` is a multiple of `m` exactly when
+/// `a * d⁻¹ mod 2^64`, rotated right by `k`, is at most `(2^64 - 1) / m`.
+/// A hardware division costs tens of cycles; this costs one multiply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Divisor {
+    /// The inverse of the odd part of the divisor, modulo 2^64.
+    inverse: u64,
+    /// The divisor's trailing zero bits.
+    shift: u32,
+    /// `u64::MAX / divisor`.
+    limit: u64,
+}
+
+impl Divisor {
+    /// The test for multiples of `m`; `None` for 0.
+    pub fn new(m: u64) -> Option<Divisor> {
+        if m == 0 {
+            return None;
+        }
+        let shift = m.trailing_zeros();
+        let odd = m >> shift;
+        // Newton's iteration doubles the correct low bits: `odd` is its own
+        // inverse modulo 8 (3 bits), five steps give 96 ≥ 64.
+        let mut inverse = odd;
+        for _ in 0..5 {
+            inverse = inverse.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(inverse)));
+        }
+        Some(Divisor { inverse, shift, limit: u64::MAX / m })
+    }
+
+    /// Whether `a` is a multiple of the divisor.
+    #[inline]
+    pub fn divides(&self, a: u64) -> bool {
+        a.wrapping_mul(self.inverse).rotate_right(self.shift) <= self.limit
+    }
+}
+
+#[cfg(test)]
+mod divisor_tests {
+    use super::Divisor;
+    use proptest::prelude::*;
+
+    #[test]
+    fn divides_exactly_the_multiples() {
+        assert_eq!(Divisor::new(0), None);
+        for m in (1..=300u64).chain([1 << 32, (1 << 63) + 1, u64::MAX, u64::MAX - 1, 3 << 40]) {
+            let d = Divisor::new(m).expect("positive");
+            for a in (0..=1000u64).chain([u64::MAX, u64::MAX - 1, m, m.wrapping_mul(7), m.wrapping_sub(1)]) {
+                assert_eq!(d.divides(a), a % m == 0, "{a} % {m}");
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn agrees_with_the_remainder(m in 1u64.., a: u64, k in 0u64..1000) {
+            let d = Divisor::new(m).expect("positive");
+            prop_assert_eq!(d.divides(a), a % m == 0);
+            let multiple = m.wrapping_mul(k);
+            prop_assert_eq!(d.divides(multiple), multiple % m == 0);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

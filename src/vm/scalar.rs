@@ -4,7 +4,7 @@
 use serde_json::{Number, Value};
 
 use schemavm_compiler::bytecode::{ContentChecks, EnumId, FormatCheck, NumberChecks, StringChecks, ValueId};
-use schemavm_compiler::number::Num;
+use schemavm_compiler::number::{Divisor, Num};
 use schemavm_compiler::value::{self, JsonType, TypeSet};
 
 use super::{Flow, Mode, Vm};
@@ -117,7 +117,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if let Some(i) = int {
                     self.meter.charge(1)?;
                     // |i| < 2^64: it came from an `i64` or a `u64`.
-                    let multiple = |m: u64| u64::try_from(i.unsigned_abs()).is_ok_and(|a| a % m == 0);
+                    let multiple = |m: Divisor| u64::try_from(i.unsigned_abs()).is_ok_and(|a| m.divides(a));
                     return Ok(lo <= i && i <= hi && c.integer_multiple.is_none_or(multiple));
                 }
             }
