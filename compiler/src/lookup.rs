@@ -275,6 +275,21 @@ mod tests {
     }
 
     #[test]
+    fn long_keys_differing_anywhere_are_told_apart() {
+        for n in 17..60 {
+            let base: String = (0..n).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+            let t = KeyTable::<()>::new(vec![base.clone().into_boxed_str()]);
+            assert_eq!(t.find(&base), Some(0));
+            for at in 0..n {
+                let mut other = base.clone().into_bytes();
+                other[at] = b'#';
+                let other = String::from_utf8(other).expect("ascii");
+                assert_eq!(t.find(&other), None, "{n} {at}");
+            }
+        }
+    }
+
+    #[test]
     fn keys_are_reported_back() {
         let t = table(20);
         assert_eq!(t.key(3), Some("key3"));
