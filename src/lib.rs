@@ -396,7 +396,7 @@ impl Validator {
         match vm.run_root(instance) {
             Ok(valid) => {
                 let mut units = vm.take_units();
-                if let Some(root) = units.first_mut().filter(|_| vm.truncated && !valid) {
+                if let Some(root) = units.first_mut().filter(|_| vm.truncated() && !valid) {
                     // As in `iter_errors`: say that the list is cut.
                     root.errors.push(root_error(ErrorKind::ErrorLimit { max: budget.max_errors }));
                 }
@@ -413,7 +413,7 @@ impl Validator {
         let mut errors = std::mem::take(&mut vm.errors).into_vec();
         match result {
             Err(reason) => errors.push(exhausted_error(reason, vm.meter.used())),
-            Ok(false) if vm.truncated || errors.is_empty() => {
+            Ok(false) if vm.truncated() || errors.is_empty() => {
                 errors.push(root_error(ErrorKind::ErrorLimit { max: budget.max_errors }));
             }
             Ok(_) => {}

@@ -1232,8 +1232,8 @@ mod tests {
     #[test]
     fn alternative_masks_cover_up_to_64_alternatives() {
         assert_eq!(AlternativeMasks::new(&[]).map(|m| m.all()), Some(0));
-        let full = vec![TypeSet::ANY; 64];
+        let full = [TypeSet::ANY; 64];
         assert_eq!(AlternativeMasks::new(&full).map(|m| m.all()), Some(u64::MAX));
-        assert_eq!(AlternativeMasks::new(&vec![TypeSet::ANY; 65]), None);
+        assert_eq!(AlternativeMasks::new(&[TypeSet::ANY; 65]), None);
     }
 }

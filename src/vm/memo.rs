@@ -262,11 +262,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     let again: Vec<ValidationError> =
                         extra.and_then(|x| x.errors.as_ref()).into_iter().flatten().cloned().collect();
                     for mut e in again {
-                        if self.reported >= self.max_errors {
-                            self.truncated = true;
+                        if !self.count_report() {
                             break;
                         }
-                        self.reported += 1;
                         e.0.prefix_keyword_location(&prefix);
                         self.errors.push(e);
                     }

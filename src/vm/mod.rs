@@ -75,6 +75,9 @@ pub(crate) trait Mode {
     /// The errors and the evaluation and instance paths: [`Nowhere`] (no
     /// storage, no drop glue) in [`Fast`], which never records them.
     type Stack<T>: Stack<T>;
+    /// The bookkeeping of recorded errors: `()` in [`Fast`] (nothing to
+    /// set up per validation), [`Record`] in the recording modes.
+    type Record: RecordSlot;
     /// The output units, if the mode keeps any.
     #[inline(always)]
     fn units(_store: &Self::Units) -> Option<&output::Units> {
@@ -93,6 +96,7 @@ impl Mode for Fast {
     const COLLECT: bool = false;
     type Units = ();
     type Stack<T> = Nowhere<T>;
+    type Record = ();
 }
 
 /// Every error, with locations.
@@ -103,6 +107,7 @@ impl Mode for Collect {
     /// Short paths and error lists stay inside the VM (no allocation
     /// until they grow past [`INLINE_STACK`]).
     type Stack<T> = SmallVec<[T; INLINE_STACK]>;
+    type Record = Record;
 }
 
 /// How many errors, path steps and keyword steps the collecting VM keeps
@@ -117,6 +122,7 @@ impl Mode for Annotate {
     const ANNOTATE: bool = true;
     type Units = output::Units;
     type Stack<T> = SmallVec<[T; INLINE_STACK]>;
+    type Record = Record;
     #[inline(always)]
     fn units(store: &output::Units) -> Option<&output::Units> {
         Some(store)
@@ -124,6 +130,82 @@ impl Mode for Annotate {
     #[inline(always)]
     fn units_mut(store: &mut output::Units) -> Option<&mut output::Units> {
         Some(store)
+    }
+}
+
+/// The state of error recording (the recording modes only).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Record {
+    /// Whether errors are being recorded.
+    recording: bool,
+    /// The node being evaluated (for error locations).
+    current: NodeId,
+    /// Errors reported so far (kept or not), against `Budget::max_errors`.
+    reported: usize,
+    max_errors: usize,
+    /// Some error was not recorded because of `max_errors`.
+    truncated: bool,
+    /// During a quiet check of [`Vm::passes_quietly`] (else `None`):
+    /// whether it is inconclusive, having met an `anyOf`/`oneOf`
+    /// alternative that failed (or was skipped by a discriminator), whose
+    /// errors recording would have reported (dropped later, but counted
+    /// against `max_errors`), or a memoized node (whose verdict, cached,
+    /// would spare the recording run those reports).
+    tentative: Option<bool>,
+}
+
+/// Where a mode keeps its [`Record`]: nowhere (`()`, for [`Fast`]) or in
+/// place.
+pub(crate) trait RecordSlot {
+    /// The record at the start of a validation of `program`.
+    fn start(program: &Program, budget: &Budget) -> Self;
+    /// The record, if the mode keeps one.
+    fn get(&self) -> Option<&Record>;
+    /// The record, if the mode keeps one.
+    fn get_mut(&mut self) -> Option<&mut Record>;
+    /// The record of a detached evaluation starting here (nothing
+    /// truncated in it yet).
+    fn fork(&self) -> Self;
+}
+
+impl RecordSlot for () {
+    #[inline(always)]
+    fn start(_: &Program, _: &Budget) {}
+    #[inline(always)]
+    fn fork(&self) {}
+    #[inline(always)]
+    fn get(&self) -> Option<&Record> {
+        None
+    }
+    #[inline(always)]
+    fn get_mut(&mut self) -> Option<&mut Record> {
+        None
+    }
+}
+
+impl RecordSlot for Record {
+    #[inline]
+    fn start(program: &Program, budget: &Budget) -> Record {
+        Record {
+            recording: true,
+            current: program.root(),
+            reported: 0,
+            max_errors: budget.max_errors,
+            truncated: false,
+            tentative: None,
+        }
+    }
+    #[inline(always)]
+    fn get(&self) -> Option<&Record> {
+        Some(self)
+    }
+    #[inline]
+    fn fork(&self) -> Record {
+        Record { truncated: false, ..*self }
+    }
+    #[inline(always)]
+    fn get_mut(&mut self) -> Option<&mut Record> {
+        Some(self)
     }
 }
 
@@ -405,30 +487,17 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     /// through it (boxed: most programs never do, and an absent scope
     /// costs one check to create and drop).
     scope: Spare<DynamicScope>,
-    /// Whether errors are being recorded (always false in `Fast`).
-    recording: bool,
+    /// Error recording (nothing in `Fast`).
+    record: M::Record,
     pub(crate) errors: M::Stack<ValidationError>,
     instance_path: M::Stack<InstanceStep<'v>>,
     keyword_path: M::Stack<KeywordStep<'p>>,
-    current: NodeId,
     /// A reusable string value for checking property names.
     name_scratch: Spare<Value>,
     /// `integer` excludes integral floats (draft-04).
     strict_integers: bool,
     /// Cached verdicts of [`NodeFlags::MEMO`] nodes.
     memo: memo::Memo,
-    /// Errors reported so far (kept or not), against `Budget::max_errors`.
-    reported: usize,
-    max_errors: usize,
-    /// Some error was not recorded because of `max_errors`.
-    pub(crate) truncated: bool,
-    /// During a quiet check of [`Vm::passes_quietly`] (else `None`):
-    /// whether it is inconclusive, having met an `anyOf`/`oneOf`
-    /// alternative that failed (or was skipped by a discriminator), whose
-    /// errors recording would have reported (dropped later, but counted
-    /// against `max_errors`), or a memoized node (whose verdict, cached,
-    /// would spare the recording run those reports).
-    tentative: Option<bool>,
     /// Output units (only in the annotating mode).
     units: M::Units,
     _mode: PhantomData<M>,
@@ -442,18 +511,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             formats,
             meter: Meter::new(budget),
             scope: if program.flags().uses_dynamic_scope { Spare::some(Box::default()) } else { Spare::none() },
-            recording: M::COLLECT,
+            record: M::Record::start(program, budget),
             errors: Default::default(),
             instance_path: Default::default(),
             keyword_path: Default::default(),
-            current: program.root(),
             name_scratch: Spare::none(),
             strict_integers: program.flags().strict_integers,
             memo: memo::Memo::default(),
-            reported: 0,
-            max_errors: budget.max_errors,
-            truncated: false,
-            tentative: None,
             units: Default::default(),
             _mode: PhantomData,
         }
@@ -469,7 +533,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// Whether errors are recorded right now.
     #[inline(always)]
     fn collecting(&self) -> bool {
-        M::COLLECT && self.recording
+        M::COLLECT && self.record.get().is_some_and(|r| r.recording)
     }
 
     /// Whether fast paths that skip bookkeeping may run: no error is
@@ -482,10 +546,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// Runs `f` with recording off (its errors are never shown).
     #[inline]
     fn quietly<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
-        let was = self.recording;
-        self.recording = false;
+        let Some(was) = self.record.get_mut().map(|r| std::mem::replace(&mut r.recording, false)) else {
+            return f(self);
+        };
         let r = f(self);
-        self.recording = was;
+        if let Some(record) = self.record.get_mut() {
+            record.recording = was;
+        }
         r
     }
 
@@ -529,19 +596,19 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// `TRACK`, what it evaluated is added to `ev` only if it passes.
     #[inline]
     fn passes_quietly<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        self.tentative = Some(false);
+        self.set_tentative(Some(false));
         let passed = if TRACK {
             let mut trial = Evaluated::default();
             let passed = self.quietly(|vm| vm.node::<true>(id, v, &mut trial));
-            let passed = passed.map(|p| p && self.tentative == Some(false));
+            let passed = passed.map(|p| p && self.tentative() == Some(false));
             if passed == Ok(true) {
                 ev.merge(&trial);
             }
             passed
         } else {
-            self.quietly(|vm| vm.node::<false>(id, v, ev)).map(|p| p && self.tentative == Some(false))
+            self.quietly(|vm| vm.node::<false>(id, v, ev)).map(|p| p && self.tentative() == Some(false))
         };
-        self.tentative = None;
+        self.set_tentative(None);
         passed
     }
 
@@ -549,13 +616,43 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// inconclusive and says so (then its verdict no longer matters).
     #[inline]
     fn inconclusive(&mut self) -> bool {
-        match &mut self.tentative {
+        match self.record.get_mut().and_then(|r| r.tentative.as_mut()) {
             Some(seen) => {
                 *seen = true;
                 true
             }
             None => false,
         }
+    }
+
+    /// The quiet check's state ([`Record::tentative`]).
+    #[inline]
+    fn tentative(&self) -> Option<bool> {
+        self.record.get().and_then(|r| r.tentative)
+    }
+
+    #[inline]
+    fn set_tentative(&mut self, tentative: Option<bool>) {
+        if let Some(record) = self.record.get_mut() {
+            record.tentative = tentative;
+        }
+    }
+
+    /// Counts an error about to be reported against `max_errors`: whether
+    /// it may be kept (else the list is marked truncated).
+    fn count_report(&mut self) -> bool {
+        let Some(record) = self.record.get_mut() else { return false };
+        if record.reported >= record.max_errors {
+            record.truncated = true;
+            return false;
+        }
+        record.reported += 1;
+        true
+    }
+
+    /// Some error was not recorded because of `max_errors`.
+    pub(crate) fn truncated(&self) -> bool {
+        self.record.get().is_some_and(|r| r.truncated)
     }
 
     /// Evaluates node `id` against `v`. With `TRACK`, what it evaluated is
@@ -681,7 +778,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             Some(scope) => scope.enter(node.resource()),
             None => false,
         };
-        let previous = if M::COLLECT { std::mem::replace(&mut self.current, id) } else { id };
+        let previous = self.record.get_mut().map(|r| std::mem::replace(&mut r.current, id));
         let tracks = flags.contains(NodeFlags::TRACKS_PROPERTIES) || flags.contains(NodeFlags::TRACKS_ITEMS);
         let code = self.program.code_of(node);
         let result = if tracks {
@@ -697,8 +794,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if self.annotating() {
             self.close_unit(matches!(result, Ok(true)));
         }
-        if M::COLLECT {
-            self.current = previous;
+        if let (Some(record), Some(previous)) = (self.record.get_mut(), previous) {
+            record.current = previous;
         }
         if dynamic {
             if let Some(scope) = self.scope.get_mut() {
@@ -1128,26 +1225,23 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             formats: self.formats,
             meter: self.meter.clone(),
             scope: self.scope.clone(),
-            recording: self.recording,
+            record: self.record.fork(),
             errors: Default::default(),
             instance_path: Default::default(),
             keyword_path: Default::default(),
-            current: self.current,
             name_scratch: Spare::none(),
             strict_integers: self.strict_integers,
             memo: memo::Memo::default(),
-            reported: self.reported,
-            max_errors: self.max_errors,
-            truncated: false,
-            tentative: self.tentative,
             units: Default::default(),
             _mode: PhantomData,
         };
         let result = sub.node::<false>(node, value, &mut Evaluated::default());
         self.meter = sub.meter;
-        self.reported = sub.reported;
-        self.truncated |= sub.truncated;
-        self.tentative = sub.tentative;
+        if let (Some(record), Some(done)) = (self.record.get_mut(), sub.record.get()) {
+            record.reported = done.reported;
+            record.truncated |= done.truncated;
+            record.tentative = done.tentative;
+        }
         Ok((result?, sub.errors.into_vec()))
     }
 
@@ -1155,11 +1249,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// the current instance location.
     #[inline]
     fn report(&mut self, keyword: &[&str], kind: impl Into<Detail>, found: impl Into<Seen>) {
-        if self.reported >= self.max_errors {
-            self.truncated = true;
+        if !self.count_report() {
             return;
         }
-        self.reported += 1;
         let mut error = self.make_error(keyword);
         error.describe(kind, found);
         if M::ANNOTATE {
@@ -1176,7 +1268,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[cold]
     #[inline(never)]
     fn make_error(&self, keyword: &[&str]) -> ValidationError {
-        let node_location = self.program.location(self.current);
+        let node_location = self.program.location(self.record.get().map_or(self.program.root(), |r| r.current));
         ValidationError::record(|locations, path| {
             push_keyword_path(locations, &self.keyword_path);
             let suffix_start = locations.len();
