@@ -747,8 +747,9 @@ pub struct Program {
     pub(crate) discriminators: Vec<Option<Box<Discriminator>>>,
     /// Per list of an `anyOf`/`oneOf`: which alternatives admit each kind
     /// of value (none for other lists, lists of more than 64, and lists
-    /// whose alternatives all admit everything).
-    pub(crate) alternative_masks: Vec<Option<Box<AlternativeMasks>>>,
+    /// whose alternatives all admit everything). In place, not boxed: an
+    /// `anyOf`/`oneOf` reads them before anything else.
+    pub(crate) alternative_masks: Vec<Option<AlternativeMasks>>,
 }
 
 /// Which alternatives of an `anyOf`/`oneOf` admit a value of each kind,
@@ -935,7 +936,7 @@ impl Program {
     /// each kind of value, if known.
     #[inline]
     pub fn alternative_masks(&self, id: ListId) -> Option<&AlternativeMasks> {
-        self.alternative_masks.get(id.index()).and_then(|m| m.as_deref())
+        self.alternative_masks.get(id.index()).and_then(Option::as_ref)
     }
     /// A node's absolute schema location: `<base URI>#<JSON pointer>`.
     pub fn location(&self, id: NodeId) -> &str {

@@ -70,7 +70,7 @@ pub(super) fn check_and_flag(program: &mut Program, in_place: &Adjacency) -> Res
 /// Sets [`Program::alternative_masks`] from the admitted types of each
 /// `anyOf`/`oneOf` list's alternatives (after [`mark_admitted_types`]).
 fn mark_alternative_masks(program: &mut Program) {
-    let mut masks: Vec<Option<Box<AlternativeMasks>>> = vec![None; program.lists.len()];
+    let mut masks: Vec<Option<AlternativeMasks>> = vec![None; program.lists.len()];
     for instr in &program.code {
         let (Instr::AnyOf(l) | Instr::OneOf(l)) = *instr else { continue };
         let types: Vec<TypeSet> =
@@ -79,7 +79,7 @@ fn mark_alternative_masks(program: &mut Program) {
             continue;
         }
         if let Some(slot) = masks.get_mut(l.index()) {
-            *slot = AlternativeMasks::new(&types).map(Box::new);
+            *slot = AlternativeMasks::new(&types);
         }
     }
     program.alternative_masks = masks;
