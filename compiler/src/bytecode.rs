@@ -369,6 +369,54 @@ pub struct NumberChecks {
     /// `multipleOf` as a machine integer, when [`NumberChecks::integer_range`]
     /// is set.
     pub integer_multiple: Option<Divisor>,
+    /// The bounds as `f64`s, for instances held as floats, when every bound
+    /// is exactly an `f64` and there is no `multipleOf` (set by
+    /// [`NumberChecks::seal`]): comparing two `f64`s is then exact.
+    pub float_bounds: Option<FloatBounds>,
+}
+
+/// Bounds on a float, each inclusive or strict ([`NumberChecks::float_bounds`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FloatBounds {
+    /// The lower bound (`-inf` if none).
+    pub low: f64,
+    /// Whether the instance must exceed `low` (else equal it or exceed it).
+    pub low_strict: bool,
+    /// The upper bound (`inf` if none).
+    pub high: f64,
+    /// Whether the instance must be below `high`.
+    pub high_strict: bool,
+}
+
+impl FloatBounds {
+    /// No bound.
+    const NONE: FloatBounds =
+        FloatBounds { low: f64::NEG_INFINITY, low_strict: false, high: f64::INFINITY, high_strict: false };
+
+    /// Whether `x` is within the bounds.
+    #[inline]
+    pub fn admits(&self, x: f64) -> bool {
+        (x > self.low || (!self.low_strict && x == self.low))
+            && (x < self.high || (!self.high_strict && x == self.high))
+    }
+
+    /// Adds a lower bound.
+    fn above(&mut self, bound: f64, strict: bool) {
+        if bound > self.low {
+            (self.low, self.low_strict) = (bound, strict);
+        } else if bound == self.low {
+            self.low_strict |= strict;
+        }
+    }
+
+    /// Adds an upper bound.
+    fn below(&mut self, bound: f64, strict: bool) {
+        if bound < self.high {
+            (self.high, self.high_strict) = (bound, strict);
+        } else if bound == self.high {
+            self.high_strict |= strict;
+        }
+    }
 }
 
 impl NumberChecks {
@@ -408,6 +456,40 @@ impl NumberChecks {
         if self.integer_range.is_none() {
             self.integer_multiple = None;
         }
+        self.float_bounds = self.exact_float_bounds();
+    }
+
+    /// [`NumberChecks::float_bounds`], if every bound is exactly an `f64`
+    /// and there is no `multipleOf`.
+    fn exact_float_bounds(&self) -> Option<FloatBounds> {
+        /// Integers up to 2^53 in magnitude are exact `f64`s.
+        const EXACT: i128 = 1 << 53;
+        fn exact(n: &Num) -> Option<f64> {
+            match n {
+                Num::Int(i) if i.unsigned_abs() <= EXACT as u128 => Some(*i as f64),
+                Num::Float(f) if f.is_finite() => Some(*f),
+                _ => None,
+            }
+        }
+        if self.multiple_of.is_some() {
+            return None;
+        }
+        let mut bounds = FloatBounds::NONE;
+        for (bound, strict, lower) in [
+            (&self.minimum, false, true),
+            (&self.exclusive_minimum, true, true),
+            (&self.maximum, false, false),
+            (&self.exclusive_maximum, true, false),
+        ] {
+            let Some(n) = bound else { continue };
+            let value = exact(n)?;
+            if lower {
+                bounds.above(value, strict);
+            } else {
+                bounds.below(value, strict);
+            }
+        }
+        Some(bounds)
     }
 
     /// Whether `x` satisfies every bound and `multipleOf`.
@@ -1228,6 +1310,50 @@ mod tests {
                 assert_eq!(masks.admitting(v, strict), expected, "{v} strict={strict}");
             }
         }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn float_bounds_agree_with_the_exact_checks(
+            bounds in proptest::collection::vec(proptest::option::of(-6i64..6), 4),
+            halves in proptest::collection::vec(proptest::bool::ANY, 4),
+            x in -8.0f64..8.0,
+            step in 0u8..3,
+        ) {
+            // Bounds on a grid of halves, instances on and off it.
+            let num = |i: i64, half: bool| if half { Num::Float(i as f64 + 0.5) } else { Num::Int(i128::from(i)) };
+            let bound = |k: usize| bounds[k].map(|i| num(i, halves[k]));
+            let mut c = NumberChecks {
+                minimum: bound(0),
+                exclusive_minimum: bound(1),
+                maximum: bound(2),
+                exclusive_maximum: bound(3),
+                ..NumberChecks::default()
+            };
+            c.seal();
+            let b = c.float_bounds.expect("small bounds are exact");
+            let x = match step { 0 => x, 1 => x.round(), _ => (x * 2.0).round() / 2.0 };
+            proptest::prop_assert_eq!(b.admits(x), c.admits(&Num::Float(x)));
+        }
+    }
+
+    #[test]
+    fn float_bounds_need_exact_bounds_and_no_multiple() {
+        let mut c = NumberChecks { minimum: Some(Num::Int(1 << 60)), ..NumberChecks::default() };
+        c.seal();
+        assert_eq!(c.float_bounds, None);
+        let mut c =
+            NumberChecks { maximum: Some(Num::Int(3)), multiple_of: Some(Num::Int(2)), ..NumberChecks::default() };
+        c.seal();
+        assert_eq!(c.float_bounds, None);
+        let mut c = NumberChecks {
+            maximum: Some(Num::Int(3)),
+            exclusive_maximum: Some(Num::Int(3)),
+            ..NumberChecks::default()
+        };
+        c.seal();
+        let b = c.float_bounds.expect("exact");
+        assert!(!b.admits(3.0) && b.admits(2.5));
     }
 
     #[test]

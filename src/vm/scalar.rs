@@ -121,6 +121,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     return Ok(lo <= i && i <= hi && c.integer_multiple.is_none_or(multiple));
                 }
             }
+            if let (Some(bounds), Some(f)) = (c.float_bounds, float_value(n)) {
+                self.meter.charge(1)?;
+                return Ok(bounds.admits(f));
+            }
         }
         let x = Num::from_json(n);
         self.meter.charge(x.work())?;
@@ -284,4 +288,15 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
         Ok(ok)
     }
+}
+
+/// The value of a number held as a float (`None` for integers, and with
+/// `arbitrary-precision`, where the text may hold more digits than an
+/// `f64`).
+#[inline]
+fn float_value(n: &serde_json::Number) -> Option<f64> {
+    if cfg!(feature = "arbitrary-precision") || !n.is_f64() {
+        return None;
+    }
+    n.as_f64()
 }
