@@ -775,6 +775,19 @@ pub struct EnumSet {
     pub strings: KeyTable,
     /// Whether every value is a string.
     pub all_strings: bool,
+    /// A `type` fused in at compile time (written just before `enum`),
+    /// checked first.
+    pub type_fused: Option<TypeSet>,
+}
+
+impl EnumSet {
+    /// Whether the fused `type` can only fail where the enum fails too
+    /// (every value is a string and the type admits strings): a check
+    /// that records nothing can skip it.
+    #[inline]
+    pub fn type_implied(&self) -> bool {
+        self.all_strings && self.type_fused.is_none_or(|t| t.contains(JsonType::String))
+    }
 }
 
 /// A schema resource: a schema with its own base URI.
@@ -1188,7 +1201,14 @@ impl fmt::Display for InstrDisplay<'_> {
                 write!(f, "type {}", names.join("|"))
             }
             Instr::Const(v) => write!(f, "const {}", p.value(v)),
-            Instr::Enum(e) => write!(f, "enum ({} values)", p.enum_set(e).values.len()),
+            Instr::Enum(e) => {
+                let set = p.enum_set(e);
+                write!(f, "enum ({} values)", set.values.len())?;
+                match set.type_fused {
+                    Some(t) => write!(f, ", type {}", t.iter().map(|t| t.name()).collect::<Vec<_>>().join("|")),
+                    None => Ok(()),
+                }
+            }
             Instr::Number(n) => {
                 let c = p.number(n);
                 f.write_str("number")?;

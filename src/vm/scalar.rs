@@ -94,6 +94,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline(never)]
     pub(super) fn check_enum(&mut self, id: EnumId, v: &'v Value) -> Flow {
         let set = self.program.enum_set(id);
+        let mut typed = true;
+        if let Some(types) = set.type_fused.filter(|_| self.collecting() || !set.type_implied()) {
+            typed = self.check_type(types, v)?;
+            if !typed && !self.collecting() {
+                return Ok(false);
+            }
+        }
         let found = match v {
             Value::String(s) => set.strings.find(s).is_some(),
             _ if set.all_strings => false,
@@ -106,7 +113,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let allowed = set.values.iter().take(ENUM_SHOWN).cloned().collect();
             self.report(&["enum"], ErrorKind::Enum { allowed, total: set.values.len() }, Some(Found::of(v)));
         }
-        Ok(found)
+        Ok(found && typed)
     }
 
     #[inline]

@@ -111,6 +111,11 @@ fn mark_admitted_types(program: &mut Program) {
                     // bits, so intersecting with `integer` keeps integers.
                     Instr::Type(t) if t.contains(JsonType::Number) => t.with(JsonType::Integer),
                     Instr::Type(t) => t,
+                    Instr::Enum(e) => match program.enums.get(e.index()).and_then(|s| s.type_fused) {
+                        Some(t) if t.contains(JsonType::Number) => t.with(JsonType::Integer),
+                        Some(t) => t,
+                        None => TypeSet::ANY,
+                    },
                     Instr::Number(id) if program.numbers.get(id.index()).is_some_and(|c| c.type_fused) => number,
                     Instr::String(id) if program.strings.get(id.index()).is_some_and(|c| c.type_fused) => {
                         TypeSet::single(JsonType::String)

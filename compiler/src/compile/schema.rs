@@ -122,7 +122,9 @@ impl<'a> Lowerer<'a, '_> {
 
     /// Folds a `type` naming one kind into that kind's fused instruction
     /// (`{"type": "array", "minItems": 2}` becomes one instruction that
-    /// also rejects non-arrays), saving a dispatch per evaluation.
+    /// also rejects non-arrays), or any `type` into an `enum` that follows
+    /// it (`{"type": "string", "enum": [...]}`), saving a dispatch per
+    /// evaluation.
     fn fuse_type(&mut self, start: usize) {
         let Some(code) = self.code.get(start..) else { return };
         let Some((pos, types)) = code.iter().enumerate().find_map(|(i, instr)| match instr {
@@ -148,6 +150,15 @@ impl<'a> Lowerer<'a, '_> {
             };
             *slot = true;
             Some(())
+        });
+        // Else into an `enum` right after it (the type error, if any, then
+        // comes first, as before).
+        let fused = fused.or_else(|| match code.get(pos + 1) {
+            Some(Instr::Enum(e)) => {
+                self.enums.get_mut(e.index())?.type_fused = Some(types);
+                Some(())
+            }
+            _ => None,
         });
         if fused.is_some() {
             self.code.remove(start + pos);
@@ -333,6 +344,7 @@ impl<'a> Lowerer<'a, '_> {
                 values: items.clone().into_boxed_slice(),
                 strings: KeyTable::new(strings),
                 all_strings,
+                type_fused: None,
             });
             self.code.push(Instr::Enum(id));
         }
