@@ -934,6 +934,29 @@ proptest! {
     }
 }
 
+/// Whether the engine `Regex::new` chooses for `pattern` (often a fast
+/// path) answers as the linear engine on every haystack.
+fn agrees_with_linear_engine(pattern: &str, haystacks: &[String]) -> Result<(), TestCaseError> {
+    let limits = RegexLimits::default();
+    let auto = Regex::new(pattern, &limits);
+    prop_assert!(auto.is_ok(), "{pattern}: {auto:?}");
+    let Ok(auto) = auto else { unreachable!() };
+    let linear = Regex::with_engine(pattern, &limits, Engine::Linear);
+    prop_assert!(linear.is_ok(), "{pattern}: {linear:?}");
+    let Ok(linear) = linear else { unreachable!() };
+    for haystack in haystacks {
+        prop_assert_eq!(
+            auto.is_match(haystack),
+            linear.is_match(haystack),
+            "{} on {:?} ({:?})",
+            pattern,
+            haystack,
+            auto.engine()
+        );
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(2000) })]
 
@@ -946,23 +969,7 @@ proptest! {
         pattern in fast_composite_pattern_strategy(),
         haystacks in prop::collection::vec(haystack_strategy(), 8),
     ) {
-        let limits = RegexLimits::default();
-        let auto = Regex::new(&pattern, &limits);
-        prop_assert!(auto.is_ok(), "{pattern}: {auto:?}");
-        let Ok(auto) = auto else { unreachable!() };
-        let linear = Regex::with_engine(&pattern, &limits, Engine::Linear);
-        prop_assert!(linear.is_ok(), "{pattern}: {linear:?}");
-        let Ok(linear) = linear else { unreachable!() };
-        for haystack in &haystacks {
-            prop_assert_eq!(
-                auto.is_match(haystack),
-                linear.is_match(haystack),
-                "{} on {:?} ({:?})",
-                pattern,
-                haystack,
-                auto.engine()
-            );
-        }
+        agrees_with_linear_engine(&pattern, &haystacks)?;
     }
 }
 
@@ -976,23 +983,7 @@ proptest! {
         pattern in repeated_group_pattern_strategy(),
         haystacks in prop::collection::vec(repeated_group_haystack_strategy(), 12),
     ) {
-        let limits = RegexLimits::default();
-        let auto = Regex::new(&pattern, &limits);
-        prop_assert!(auto.is_ok(), "{pattern}: {auto:?}");
-        let Ok(auto) = auto else { unreachable!() };
-        let linear = Regex::with_engine(&pattern, &limits, Engine::Linear);
-        prop_assert!(linear.is_ok(), "{pattern}: {linear:?}");
-        let Ok(linear) = linear else { unreachable!() };
-        for haystack in &haystacks {
-            prop_assert_eq!(
-                auto.is_match(haystack),
-                linear.is_match(haystack),
-                "{} on {:?} ({:?})",
-                pattern,
-                haystack,
-                auto.engine()
-            );
-        }
+        agrees_with_linear_engine(&pattern, &haystacks)?;
     }
 }
 
