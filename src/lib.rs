@@ -497,6 +497,33 @@ mod tests {
     }
 
     #[test]
+    fn alternatives_skipped_by_type_keep_the_verdict() {
+        // Each alternative admits only its values' kinds; `1.0` equals `1`.
+        let v = Validator::new(&json!({"oneOf": [
+            {"const": "a"},
+            {"enum": [1, null]},
+            {"type": "string", "enum": ["x", 2]},
+            {"type": "object"}
+        ]}))
+        .unwrap();
+        for (instance, valid) in [
+            (json!("a"), true),
+            (json!(1), true),
+            (json!(1.0), true),
+            (json!(null), true),
+            (json!("x"), true),
+            (json!({}), true),
+            (json!(2), false),
+            (json!("b"), false),
+            (json!([]), false),
+            (json!(true), false),
+        ] {
+            assert_eq!(v.is_valid(&instance), valid, "{instance}");
+            assert_eq!(v.iter_errors(&instance).next().is_none(), valid, "{instance}");
+        }
+    }
+
+    #[test]
     fn error_locations_at_every_depth() {
         // Four segments are recorded inline, five are built at once.
         let v = Validator::new(&json!({

@@ -85,6 +85,20 @@ fn mark_alternative_masks(program: &mut Program) {
     program.alternative_masks = masks;
 }
 
+/// The types of the values equal to `v` (both `number` and `integer`
+/// for a number: `1` equals `1.0`).
+fn kinds_of(v: &serde_json::Value) -> TypeSet {
+    use serde_json::Value;
+    match v {
+        Value::Null => TypeSet::single(JsonType::Null),
+        Value::Bool(_) => TypeSet::single(JsonType::Boolean),
+        Value::Number(_) => TypeSet::single(JsonType::Number).with(JsonType::Integer),
+        Value::String(_) => TypeSet::single(JsonType::String),
+        Value::Array(_) => TypeSet::single(JsonType::Array),
+        Value::Object(_) => TypeSet::single(JsonType::Object),
+    }
+}
+
 /// Rounds of [`mark_admitted_types`]: each round is sound on its own (the
 /// sets only shrink towards the true ones), more only sharpen them through
 /// longer reference chains.
@@ -111,11 +125,15 @@ fn mark_admitted_types(program: &mut Program) {
                     // bits, so intersecting with `integer` keeps integers.
                     Instr::Type(t) if t.contains(JsonType::Number) => t.with(JsonType::Integer),
                     Instr::Type(t) => t,
-                    Instr::Enum(e) => match program.enums.get(e.index()).and_then(|s| s.type_fused) {
-                        Some(t) if t.contains(JsonType::Number) => t.with(JsonType::Integer),
-                        Some(t) => t,
-                        None => TypeSet::ANY,
-                    },
+                    Instr::Enum(e) => program.enums.get(e.index()).map_or(TypeSet::ANY, |set| {
+                        let fused = match set.type_fused {
+                            Some(t) if t.contains(JsonType::Number) => t.with(JsonType::Integer),
+                            Some(t) => t,
+                            None => TypeSet::ANY,
+                        };
+                        fused.intersect(set.values.iter().fold(TypeSet::EMPTY, |all, v| all.union(kinds_of(v))))
+                    }),
+                    Instr::Const(c) => program.values.get(c.index()).map_or(TypeSet::ANY, kinds_of),
                     Instr::Number(id) if program.numbers.get(id.index()).is_some_and(|c| c.type_fused) => number,
                     Instr::String(id) if program.strings.get(id.index()).is_some_and(|c| c.type_fused) => {
                         TypeSet::single(JsonType::String)

@@ -470,4 +470,29 @@ mod tests {
         assert!(matches!(kind, CompileErrorKind::LimitExceeded { limit: "max_const_size", .. }));
         assert_eq!(at, "#/items/enum");
     }
+
+    #[test]
+    fn const_and_enum_admit_the_kinds_of_their_values() {
+        use crate::value::{JsonType, TypeSet};
+        let schema = json!({"oneOf": [
+            {"const": "a"},
+            {"enum": [1, null]},
+            {"type": "string", "enum": ["x", 2]},
+            {"type": "object"}
+        ]});
+        let program = compile(&schema, &CompileOptions::default()).unwrap();
+        let number = TypeSet::single(JsonType::Number).with(JsonType::Integer);
+        let expected = [
+            TypeSet::single(JsonType::String),
+            number.with(JsonType::Null),
+            TypeSet::single(JsonType::String),
+            TypeSet::single(JsonType::Object),
+        ];
+        let root = program.root();
+        let Some(crate::bytecode::Instr::OneOf(list)) = program.code(root).first().copied() else {
+            panic!("{program}");
+        };
+        let admitted: Vec<TypeSet> = program.list(list).iter().map(|n| program.node(*n).admitted_types()).collect();
+        assert_eq!(admitted, expected);
+    }
 }
