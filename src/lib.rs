@@ -524,6 +524,40 @@ mod tests {
     }
 
     #[test]
+    fn types_fused_into_the_next_instruction_keep_errors_and_order() {
+        let errors = |schema: Value, instance: Value| -> Vec<String> {
+            let v = Validator::new(&schema).unwrap();
+            let errors: Vec<String> = v.iter_errors(&instance).map(|e| e.to_string()).collect();
+            assert_eq!(v.is_valid(&instance), errors.is_empty(), "{schema} {instance}");
+            errors
+        };
+        let integer = json!({"type": "integer", "minimum": 5});
+        assert!(errors(integer.clone(), json!(7)).is_empty());
+        assert!(errors(integer.clone(), json!(7.0)).is_empty());
+        let e = errors(integer.clone(), json!(2.5));
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert!(e[0].contains("integer") && e[1].contains('5'), "{e:?}");
+        assert_eq!(errors(integer.clone(), json!("7")).len(), 1);
+        let strict = json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "integer", "maximum": 9});
+        assert_eq!(errors(strict.clone(), json!(7.0)).len(), 1);
+        assert!(errors(strict, json!(7)).is_empty());
+        let nullable = json!({"type": ["string", "null"], "maxLength": 2, "enum": ["ab", null, "abc"]});
+        assert!(errors(nullable.clone(), json!(null)).is_empty());
+        assert!(errors(nullable.clone(), json!("ab")).is_empty());
+        assert_eq!(errors(nullable.clone(), json!("abc")).len(), 1);
+        assert_eq!(errors(nullable, json!(1)).len(), 2);
+        let nullable_string = json!({"type": ["string", "null"], "maxLength": 2});
+        assert!(errors(nullable_string.clone(), json!(null)).is_empty());
+        assert_eq!(errors(nullable_string.clone(), json!("abc")).len(), 1);
+        assert_eq!(errors(nullable_string, json!(false)).len(), 1);
+        // A type without the instruction's kind is not fused.
+        let boolean = json!({"type": "boolean", "pattern": "^t"});
+        assert!(errors(boolean.clone(), json!(true)).is_empty());
+        assert_eq!(errors(boolean.clone(), json!("true")).len(), 1);
+        assert_eq!(errors(boolean, json!("false")).len(), 2);
+    }
+
+    #[test]
     fn error_locations_at_every_depth() {
         // Four segments are recorded inline, five are built at once.
         let v = Validator::new(&json!({

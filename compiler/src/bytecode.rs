@@ -344,9 +344,13 @@ pub struct NodeCost {
 /// Operands of [`Instr::Number`].
 #[derive(Debug, Clone, Default)]
 pub struct NumberChecks {
-    /// The instance must have this instruction's type (a `type` keyword
-    /// fused in at compile time); other types fail under `type`.
-    pub type_fused: bool,
+    /// A `type` keyword fused in at compile time, which admits this
+    /// instruction's kind (for numbers, maybe only integers): values of
+    /// other kinds must have one of its types, else they fail under `type`.
+    pub type_fused: Option<TypeSet>,
+    /// The fused `type` admits integers but not every number
+    /// (`"integer"`): a number must also be an integer.
+    pub integers_only: bool,
     /// `minimum` (or draft-04 `minimum` without `exclusiveMinimum: true`).
     pub minimum: Option<Num>,
     /// `maximum`.
@@ -515,9 +519,10 @@ pub enum FormatCheck {
 /// Operands of [`Instr::String`].
 #[derive(Debug, Clone, Default)]
 pub struct StringChecks {
-    /// The instance must have this instruction's type (a `type` keyword
-    /// fused in at compile time); other types fail under `type`.
-    pub type_fused: bool,
+    /// A `type` keyword fused in at compile time, which admits this
+    /// instruction's kind (for numbers, maybe only integers): values of
+    /// other kinds must have one of its types, else they fail under `type`.
+    pub type_fused: Option<TypeSet>,
     /// `minLength`, in Unicode code points.
     pub min_length: Option<u64>,
     /// `maxLength`, in Unicode code points.
@@ -531,9 +536,10 @@ pub struct StringChecks {
 /// Operands of [`Instr::Array`].
 #[derive(Debug, Clone, Default)]
 pub struct ArrayChecks {
-    /// The instance must have this instruction's type (a `type` keyword
-    /// fused in at compile time); other types fail under `type`.
-    pub type_fused: bool,
+    /// A `type` keyword fused in at compile time, which admits this
+    /// instruction's kind (for numbers, maybe only integers): values of
+    /// other kinds must have one of its types, else they fail under `type`.
+    pub type_fused: Option<TypeSet>,
     /// `minItems`.
     pub min_items: Option<u64>,
     /// `maxItems`.
@@ -675,9 +681,10 @@ impl ObjectChecks {
 /// Operands of [`Instr::Object`].
 #[derive(Debug, Clone)]
 pub struct ObjectChecks {
-    /// The instance must have this instruction's type (a `type` keyword
-    /// fused in at compile time); other types fail under `type`.
-    pub type_fused: bool,
+    /// A `type` keyword fused in at compile time, which admits this
+    /// instruction's kind (for numbers, maybe only integers): values of
+    /// other kinds must have one of its types, else they fail under `type`.
+    pub type_fused: Option<TypeSet>,
     /// `minProperties`.
     pub min_properties: Option<u64>,
     /// `maxProperties`.

@@ -49,7 +49,7 @@ use schemavm_compiler::bytecode::{
     ArrayId, CondId, ContentId, Discriminator, DynamicRefId, Entry, Instr, ListId, NodeFlags, NodeId, NumberId,
     ObjectId, Program, ResourceId, StringId,
 };
-use schemavm_compiler::value::{JsonType, TypeSet};
+use schemavm_compiler::value::TypeSet;
 
 pub(crate) use annotations::Evaluated;
 pub use budget::Budget;
@@ -864,8 +864,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     fn number_instr(&mut self, id: NumberId, v: &'v Value) -> Flow {
         let c = self.program.number(id);
         match v {
-            Value::Number(n) => self.check_number(c, n),
-            _ => self.required_kind(c.type_fused, JsonType::Number, v),
+            Value::Number(n) => self.check_number(c, n, v),
+            _ => self.required_kind(c.type_fused, v),
         }
     }
 
@@ -874,7 +874,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let c = self.program.string(id);
         match v {
             Value::String(s) => self.check_string(c, s),
-            _ => self.required_kind(c.type_fused, JsonType::String, v),
+            _ => self.required_kind(c.type_fused, v),
         }
     }
 
@@ -886,7 +886,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 self.uniform_items(c, items, ev)
             }
             Value::Array(items) => self.check_array::<TRACK>(c, items, ev),
-            _ => self.required_kind(c.type_fused, JsonType::Array, v),
+            _ => self.required_kind(c.type_fused, v),
         }
     }
 
@@ -895,7 +895,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let c = self.program.object(id);
         match v {
             Value::Object(map) => self.check_object::<TRACK>(c, map, v, ev),
-            _ => self.required_kind(c.type_fused, JsonType::Object, v),
+            _ => self.required_kind(c.type_fused, v),
         }
     }
 

@@ -64,18 +64,15 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         Ok(false)
     }
 
-    /// A value of another kind met a fused instruction: it fails under
-    /// `type` if the instruction carries a `type` of its kind.
+    /// The `type` fused into an instruction (`fused`), for a value the
+    /// instruction's own checks do not settle it for: a value of another
+    /// kind, or of its kind when the type lacks it.
     #[cold]
-    pub(super) fn required_kind(&mut self, fused: bool, kind: JsonType, v: &'v Value) -> Flow {
-        if !fused {
-            return Ok(true);
+    pub(super) fn required_kind(&mut self, fused: Option<TypeSet>, v: &'v Value) -> Flow {
+        match fused {
+            Some(types) => self.check_type(types, v),
+            None => Ok(true),
         }
-        let types = match kind {
-            JsonType::Number => TypeSet::single(JsonType::Number).with(JsonType::Integer),
-            other => TypeSet::single(other),
-        };
-        self.check_type(types, v)
     }
 
     #[inline(never)]
@@ -116,8 +113,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         Ok(found && typed)
     }
 
+    /// The number checks on `n` (the number of `v`), with an `integer`
+    /// type fused in if [`NumberChecks::integers_only`].
     #[inline]
-    pub(super) fn check_number(&mut self, c: &'p NumberChecks, n: &'v Number) -> Flow {
+    pub(super) fn check_number(&mut self, c: &'p NumberChecks, n: &'v Number, v: &'v Value) -> Flow {
         if !self.collecting() {
             if let Some((lo, hi)) = c.integer_range {
                 let int = n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from));
@@ -128,17 +127,22 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     return Ok(lo <= i && i <= hi && c.integer_multiple.is_none_or(multiple));
                 }
             }
+            if c.integers_only && !TypeSet::single(JsonType::Integer).admits(v, self.strict_integers) {
+                return Ok(false);
+            }
             if let (Some(bounds), Some(f)) = (c.float_bounds, float_value(n)) {
                 self.meter.charge(1)?;
                 return Ok(bounds.admits(f));
             }
         }
+        // Recording: the type error first, then the bounds'.
+        let typed = !c.integers_only || self.required_kind(c.type_fused, v)?;
         let x = Num::from_json(n);
         self.meter.charge(x.work())?;
         if !self.collecting() {
-            return Ok(c.admits(&x));
+            return Ok(typed && c.admits(&x));
         }
-        self.report_number(c, n, &x)
+        Ok(self.report_number(c, n, &x)? && typed)
     }
 
     /// The number checks again, reporting each failure.

@@ -99,6 +99,17 @@ fn kinds_of(v: &serde_json::Value) -> TypeSet {
     }
 }
 
+/// The values a `type` (fused or not) admits, as a set: `number` admits
+/// every integer, so it holds both bits (intersecting with `integer`
+/// keeps integers); no `type` admits everything.
+fn fused(types: Option<TypeSet>) -> TypeSet {
+    match types {
+        Some(t) if t.contains(JsonType::Number) => t.with(JsonType::Integer),
+        Some(t) => t,
+        None => TypeSet::ANY,
+    }
+}
+
 /// Rounds of [`mark_admitted_types`]: each round is sound on its own (the
 /// sets only shrink towards the true ones), more only sharpen them through
 /// longer reference chains.
@@ -112,7 +123,6 @@ const ADMITS_ROUNDS: usize = 4;
 /// Sets hold `integer` whenever they hold `number`, so that bitwise
 /// intersection and union are those of the sets of values.
 fn mark_admitted_types(program: &mut Program) {
-    let number = TypeSet::single(JsonType::Number).with(JsonType::Integer);
     for _ in 0..ADMITS_ROUNDS {
         let mut changed = false;
         for i in 0..program.nodes.len() {
@@ -121,29 +131,16 @@ fn mark_admitted_types(program: &mut Program) {
             for instr in program.code(NodeId(i as u32)) {
                 let required = match *instr {
                     Instr::Fail => TypeSet::EMPTY,
-                    // `number` admits every integer: as a set, it holds both
-                    // bits, so intersecting with `integer` keeps integers.
-                    Instr::Type(t) if t.contains(JsonType::Number) => t.with(JsonType::Integer),
-                    Instr::Type(t) => t,
+                    Instr::Type(t) => fused(Some(t)),
                     Instr::Enum(e) => program.enums.get(e.index()).map_or(TypeSet::ANY, |set| {
-                        let fused = match set.type_fused {
-                            Some(t) if t.contains(JsonType::Number) => t.with(JsonType::Integer),
-                            Some(t) => t,
-                            None => TypeSet::ANY,
-                        };
-                        fused.intersect(set.values.iter().fold(TypeSet::EMPTY, |all, v| all.union(kinds_of(v))))
+                        fused(set.type_fused)
+                            .intersect(set.values.iter().fold(TypeSet::EMPTY, |all, v| all.union(kinds_of(v))))
                     }),
                     Instr::Const(c) => program.values.get(c.index()).map_or(TypeSet::ANY, kinds_of),
-                    Instr::Number(id) if program.numbers.get(id.index()).is_some_and(|c| c.type_fused) => number,
-                    Instr::String(id) if program.strings.get(id.index()).is_some_and(|c| c.type_fused) => {
-                        TypeSet::single(JsonType::String)
-                    }
-                    Instr::Array(id) if program.arrays.get(id.index()).is_some_and(|c| c.type_fused) => {
-                        TypeSet::single(JsonType::Array)
-                    }
-                    Instr::Object(id) if program.objects.get(id.index()).is_some_and(|c| c.type_fused) => {
-                        TypeSet::single(JsonType::Object)
-                    }
+                    Instr::Number(id) => fused(program.numbers.get(id.index()).and_then(|c| c.type_fused)),
+                    Instr::String(id) => fused(program.strings.get(id.index()).and_then(|c| c.type_fused)),
+                    Instr::Array(id) => fused(program.arrays.get(id.index()).and_then(|c| c.type_fused)),
+                    Instr::Object(id) => fused(program.objects.get(id.index()).and_then(|c| c.type_fused)),
                     Instr::Ref(n) => admits(n),
                     Instr::AllOf(l) => program.list(l).iter().fold(TypeSet::ANY, |acc, n| acc.intersect(admits(*n))),
                     Instr::AnyOf(l) | Instr::OneOf(l) => {
@@ -182,7 +179,10 @@ fn plan(program: &Program, rest: NodeId) -> ItemsPlan {
     }
     let [Instr::Array(inner)] = program.code(rest) else { return ItemsPlan::General };
     let a = program.array(*inner);
-    let simple = a.type_fused && a.prefix.is_empty() && a.contains.is_none() && !a.unique_items;
+    let simple = a.type_fused == Some(TypeSet::single(JsonType::Array))
+        && a.prefix.is_empty()
+        && a.contains.is_none()
+        && !a.unique_items;
     match (simple, a.rest.map(|r| program.node(r))) {
         (true, Some(r)) if r.flags.contains(NodeFlags::TYPE_ONLY) => ItemsPlan::ArraysOfTypes {
             min: a.min_items.unwrap_or(0),

@@ -148,17 +148,32 @@ impl<'a> Lowerer<'a, '_> {
                 Instr::Number(x) if types == numbers => &mut self.numbers.get_mut(x.index())?.type_fused,
                 _ => return None,
             };
-            *slot = true;
+            *slot = Some(types);
             Some(())
         });
-        // Else into an `enum` right after it (the type error, if any, then
-        // comes first, as before).
-        let fused = fused.or_else(|| match code.get(pos + 1) {
-            Some(Instr::Enum(e)) => {
-                self.enums.get_mut(e.index())?.type_fused = Some(types);
-                Some(())
-            }
-            _ => None,
+        // Else any `type` into the instruction right after it (the type
+        // error, if any, then comes first, as before): an `enum`, or the
+        // instruction of a kind the type has (`{"type": "integer",
+        // "minimum": 1}`, `{"type": ["string", "null"], "maxLength": 9}`).
+        let fused = fused.or_else(|| {
+            let slot = match *code.get(pos + 1)? {
+                Instr::Enum(e) => &mut self.enums.get_mut(e.index())?.type_fused,
+                Instr::Number(x) if types.contains(JsonType::Number) || types.contains(JsonType::Integer) => {
+                    let c = self.numbers.get_mut(x.index())?;
+                    c.integers_only = !types.contains(JsonType::Number);
+                    &mut c.type_fused
+                }
+                Instr::String(x) if types.contains(JsonType::String) => {
+                    &mut self.strings.get_mut(x.index())?.type_fused
+                }
+                Instr::Array(x) if types.contains(JsonType::Array) => &mut self.arrays.get_mut(x.index())?.type_fused,
+                Instr::Object(x) if types.contains(JsonType::Object) => {
+                    &mut self.objects.get_mut(x.index())?.type_fused
+                }
+                _ => return None,
+            };
+            *slot = Some(types);
+            Some(())
         });
         if fused.is_some() {
             self.code.remove(start + pos);
@@ -682,7 +697,7 @@ impl<'a> Lowerer<'a, '_> {
                 .map(|(k, _)| k.to_string())
                 .collect();
             let mut checks = ObjectChecks {
-                type_fused: false,
+                type_fused: None,
                 min_properties,
                 max_properties,
                 names,
