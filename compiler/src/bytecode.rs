@@ -755,8 +755,8 @@ pub struct Discriminator {
     pub property: Box<str>,
     /// The values some alternative pins the property to.
     pub values: KeyTable,
-    /// Per value (parallel to `values`): the alternatives admitting it,
-    /// in order.
+    /// Per value (parallel to `values`): the alternatives that can match
+    /// it (those admitting it and those in `always`), in order.
     pub slots: Box<[Box<[u32]>]>,
     /// Alternatives that pin nothing: candidates for every value.
     pub always: Box<[u32]>,

@@ -1047,7 +1047,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         // tells which ones the instance meant.
         let meant = self.program.discriminator(list_id).filter(|_| self.collecting()).and_then(|d| {
             let value = v.as_object()?.get(&*d.property)?;
-            Some((&*d.always, pinned_alternatives(d, value)))
+            Some(candidate_alternatives(d, value))
         });
         let mark = self.errors.len();
         let mut count = 0usize;
@@ -1093,10 +1093,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             } else {
                 let errors = self.errors.split_off(mark);
                 let index = u32::try_from(i).unwrap_or(u32::MAX);
-                // Both lists are in order.
-                let off = meant.is_some_and(|(always, pinned)| {
-                    always.binary_search(&index).is_err() && pinned.binary_search(&index).is_err()
-                });
+                // The candidates are in order.
+                let off = meant.is_some_and(|candidates| candidates.binary_search(&index).is_err());
                 let score = BranchScore::of(&errors, self.instance_path.len(), off);
                 if closest.as_ref().is_none_or(|(best, _, _)| score < *best) {
                     closest = Some((score, i, errors));
@@ -1145,16 +1143,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         v: &'v Value,
         ev: &mut Evaluated,
     ) -> Flow {
-        let pinned = pinned_alternatives(d, value);
-        let (mut always, mut pinned) = (d.always.iter().copied().peekable(), pinned.iter().copied().peekable());
-        // Both lists in order, merged.
-        let order = std::iter::from_fn(|| match (always.peek(), pinned.peek()) {
-            (Some(&a), Some(&b)) if a <= b => always.next(),
-            (Some(_), Some(_)) | (None, Some(_)) => pinned.next(),
-            (Some(_), None) => always.next(),
-            (None, None) => None,
-        });
-        let children = order.filter_map(|i| list.get(i as usize).copied());
+        let order = candidate_alternatives(d, value);
+        let children = order.iter().filter_map(|&i| list.get(i as usize).copied());
         if !TRACK {
             return self.first_matches(combine, children, true, v, ev);
         }
@@ -1322,12 +1312,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 }
 
-/// The alternatives a discriminator pins to the property's `value` (not
-/// counting those that pin nothing).
-fn pinned_alternatives<'p>(d: &'p Discriminator, value: &Value) -> &'p [u32] {
+/// The alternatives that can match when the discriminator's property has
+/// `value`: those pinned to it and those pinning nothing, in order.
+fn candidate_alternatives<'p>(d: &'p Discriminator, value: &Value) -> &'p [u32] {
     match value {
-        Value::String(s) => d.values.find(s).and_then(|i| d.slots.get(i as usize)).map_or(&[], |b| &**b),
-        _ => &[],
+        Value::String(s) => d.values.find(s).and_then(|i| d.slots.get(i as usize)).map_or(&d.always, |b| &**b),
+        _ => &d.always,
     }
 }
 

@@ -165,10 +165,21 @@ fn discriminate(program: &Program, list: &[NodeId]) -> Option<Discriminator> {
             }
         }
     }
+    // Each value's candidates: its pins and the alternatives pinning
+    // nothing, merged in order.
+    let slots = slots
+        .into_iter()
+        .map(|mut slot| {
+            slot.extend_from_slice(&always);
+            slot.sort_unstable();
+            slot.dedup();
+            slot.into_boxed_slice()
+        })
+        .collect();
     Some(Discriminator {
         property: property.into(),
         values: KeyTable::new(values),
-        slots: slots.into_iter().map(Vec::into_boxed_slice).collect(),
+        slots,
         always: always.into_boxed_slice(),
     })
 }
