@@ -1314,6 +1314,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
 /// The alternatives that can match when the discriminator's property has
 /// `value`: those pinned to it and those pinning nothing, in order.
+#[inline]
 fn candidate_alternatives<'p>(d: &'p Discriminator, value: &Value) -> &'p [u32] {
     match value {
         Value::String(s) => d.values.find(s).and_then(|i| d.slots.get(i as usize)).map_or(&d.always, |b| &**b),
