@@ -963,6 +963,11 @@ mod tests {
         FastPath::detect(&ast).ok().flatten()
     }
 
+    /// Whether `pattern` has a fast path and it matches `haystack`.
+    fn matches(pattern: &str, haystack: &str) -> bool {
+        detect(pattern).is_some_and(|f| f.is_match(haystack))
+    }
+
     fn literal(pattern: &str) -> Option<(String, Anchoring)> {
         match detect(pattern)? {
             FastPath::Literal { text, anchoring } => Some((text.into(), anchoring)),
@@ -1018,7 +1023,6 @@ mod tests {
 
     #[test]
     fn runs_match_by_count_and_membership() {
-        let matches = |p: &str, h: &str| detect(p).is_some_and(|f| f.is_match(h));
         assert!(matches("^.{2,3}$", "ab"));
         assert!(matches("^.{2,3}$", "a😀c"));
         assert!(!matches("^.{2,3}$", "a\nc"));
@@ -1033,7 +1037,6 @@ mod tests {
 
     #[test]
     fn whole_runs_mix_ascii_and_other_characters() {
-        let matches = |p: &str, h: &str| detect(p).is_some_and(|f| f.is_match(h));
         assert!(matches(r"^\S*$", "abc"));
         assert!(matches(r"^\S*$", "ab😀ç"));
         assert!(!matches(r"^\S*$", "ab c"));
@@ -1095,7 +1098,6 @@ mod tests {
 
     #[test]
     fn alternations_keep_their_anchors() {
-        let matches = |p: &str, h: &str| detect(p).is_some_and(|f| f.is_match(h));
         for (pattern, yes, no) in [
             (
                 "^([0-9]{3})$|^(default)$",
@@ -1132,7 +1134,6 @@ mod tests {
         {
             assert!(!is_sequence(pattern), "{pattern}");
         }
-        let matches = |p: &str, h: &str| detect(p).is_some_and(|f| f.is_match(h));
         assert!(matches(r"^[a-z]+-[0-9]+$", "abc-12"));
         assert!(!matches(r"^[a-z]+-[0-9]+$", "abc-"));
         assert!(!matches(r"^[a-z]+-[0-9]+$", "-1"));
