@@ -902,11 +902,25 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// `allOf`.
     #[inline(never)]
     fn all_of<const TRACK: bool>(&mut self, list: ListId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        let children = self.program.list(list).iter().enumerate().map(|(i, &child)| (KeywordStep::Index(i), child));
+        self.all_pass::<TRACK>("allOf", children, v, ev)
+    }
+
+    /// Whether `v` passes every node of `children`, each evaluated in place
+    /// one step below `keyword` (`allOf`'s index, `dependentSchemas`'
+    /// property name): the first failure ends it unless errors are
+    /// recorded.
+    #[inline(always)]
+    fn all_pass<const TRACK: bool>(
+        &mut self,
+        keyword: &'static str,
+        children: impl Iterator<Item = (KeywordStep<'p>, NodeId)>,
+        v: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Flow {
         let mut valid = true;
-        for (i, &child) in self.program.list(list).iter().enumerate() {
-            let ok = self.descend(&[KeywordStep::Word("allOf"), KeywordStep::Index(i)], None, |vm| {
-                vm.node::<TRACK>(child, v, ev)
-            })?;
+        for (step, child) in children {
+            let ok = self.descend(&[KeywordStep::Word(keyword), step], None, |vm| vm.node::<TRACK>(child, v, ev))?;
             if !ok {
                 valid = false;
                 if !self.collecting() {

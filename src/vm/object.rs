@@ -368,16 +368,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     self.report(&["dependentRequired", name], kind, None);
                 }
             }
-            for &schema in entry.dependent_schemas.iter() {
-                let ok =
-                    self.descend(&[KeywordStep::Word("dependentSchemas"), KeywordStep::Word(name)], None, |vm| {
-                        vm.node::<TRACK>(schema, whole, ev)
-                    })?;
-                if !ok {
-                    valid = false;
-                    if !self.collecting() {
-                        return Ok(false);
-                    }
+            let schemas = entry.dependent_schemas.iter().map(|&schema| (KeywordStep::Word(name), schema));
+            if !self.all_pass::<TRACK>("dependentSchemas", schemas, whole, ev)? {
+                valid = false;
+                if !self.collecting() {
+                    return Ok(false);
                 }
             }
         }
