@@ -971,10 +971,6 @@ proptest! {
     ) {
         agrees_with_linear_engine(&pattern, &haystacks)?;
     }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(2000) })]
 
     /// Sequences with repeated groups: the chosen engine (a fast path when
     /// greedy matching is exact) agrees with the linear engine.
