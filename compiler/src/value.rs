@@ -182,8 +182,10 @@ fn exact_integer(n: &serde_json::Number, strict_integers: bool) -> bool {
 /// A cheap fingerprint of `value` looking one level deep: values that are
 /// [`equal`] have equal fingerprints (numbers by their `f64` value with
 /// `-0` as `0`, objects member order aside), so comparing fingerprints
-/// first skips most comparisons of unequal values. Work: the number of
-/// members of an object (at most four items of an array).
+/// first skips most comparisons of unequal values. Work: at most four
+/// items of an array; of an object, its first four members when maps
+/// iterate in key order ([`maps_are_sorted`]: equal objects then list the
+/// same keys in the same order), else every member.
 pub fn fingerprint(value: &Value) -> u64 {
     fn mix(a: u64, b: u64) -> u64 {
         (a.rotate_left(23) ^ b).wrapping_mul(0x9e37_79b9_7f4a_7c15)
@@ -192,7 +194,12 @@ pub fn fingerprint(value: &Value) -> u64 {
         let b = s.as_bytes();
         let word = |at: usize| b.get(at..at + 8).and_then(|w| w.try_into().ok()).map_or(0, u64::from_le_bytes);
         match b.len() {
-            0..8 => b.iter().fold(b.len() as u64, |h, &x| h << 8 | u64::from(x)),
+            0 => 0,
+            // Short strings by their length and three bytes: no loop.
+            n @ 1..8 => {
+                let byte = |at: usize| b.get(at).map_or(0, |&x| u64::from(x));
+                n as u64 | byte(0) << 8 | byte(n / 2) << 16 | byte(n - 1) << 24
+            }
             n => mix(mix(n as u64, word(0)), word(n - 8)),
         }
     }
@@ -211,10 +218,27 @@ pub fn fingerprint(value: &Value) -> u64 {
     }
     match value {
         Value::Array(a) => a.iter().take(4).fold(shallow(value), |h, x| mix(h, shallow(x))),
+        Value::Object(m) if maps_are_sorted() => {
+            m.iter().take(4).fold(shallow(value), |h, (k, v)| mix(mix(h, string_bits(k)), shallow(v)))
+        }
         // Summed, so member order does not matter.
         Value::Object(m) => m.iter().fold(shallow(value), |h, (k, v)| h.wrapping_add(mix(string_bits(k), shallow(v)))),
         _ => shallow(value),
     }
+}
+
+/// Whether `serde_json` maps iterate in key order (its default B-tree
+/// map) rather than insertion order (its `preserve_order` feature, which
+/// any crate in a build can turn on). Tested once per process.
+#[inline]
+pub fn maps_are_sorted() -> bool {
+    static SORTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SORTED.get_or_init(|| {
+        let mut map = serde_json::Map::new();
+        map.insert("b".to_string(), Value::Null);
+        map.insert("a".to_string(), Value::Null);
+        map.keys().next().is_some_and(|k| k == "a")
+    })
 }
 
 /// JSON equality: numbers by mathematical value, objects regardless of key order.
@@ -460,6 +484,10 @@ mod tests {
             (json!({"a": 1, "b": [1, 2]}), json!({"b": [1.0, 2], "a": 1.0})),
             (json!("a long string value"), json!("a long string value")),
             (json!([{"x": null}, true]), json!([{"x": null}, true])),
+            (
+                json!({"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": "x"}),
+                json!({"f": "x", "e": 5, "d": 4.0, "c": 3, "b": 2, "a": 1}),
+            ),
         ];
         for (a, b) in &pairs {
             assert!(equal(a, b));
@@ -471,6 +499,16 @@ mod tests {
                 assert_ne!(fingerprint(a), fingerprint(b), "{a} vs {b}");
             }
         }
+    }
+
+    #[test]
+    fn map_order_is_detected() {
+        let mut map = serde_json::Map::new();
+        for key in ["z", "m", "q", "a"] {
+            map.insert(key.to_string(), Value::Null);
+        }
+        let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+        assert_eq!(keys.is_sorted(), maps_are_sorted(), "{keys:?}");
     }
 
     #[test]
