@@ -1,7 +1,7 @@
 //! Compile-time shortcuts of the boolean path give the same verdicts as
 //! the error-collecting path: property names matched against
-//! `patternProperties` at compile time, and nodes that forward to a
-//! `$ref` target.
+//! `patternProperties` at compile time, nodes that forward to a `$ref`
+//! target, empty arrays decided before the array instruction runs.
 
 use schemavm::Validator;
 use serde_json::{Value, json};
@@ -166,4 +166,23 @@ fn alternatives_of_other_types_are_skipped_without_changing_verdicts() {
     let draft4 = json!({"$schema": "http://json-schema.org/draft-04/schema#",
                         "anyOf": [{"type": "integer"}, {"type": "string"}]});
     assert_eq!(agree(&draft4, &[json!(1), json!(1.0), json!("x")]), [true, false, true]);
+}
+
+#[test]
+fn empty_arrays_are_decided_by_their_lower_bounds() {
+    let cases = [
+        (json!({"items": {"type": "string"}, "uniqueItems": true, "maxItems": 0}), true),
+        (json!({"minItems": 0, "prefixItems": [false]}), true),
+        (json!({"minItems": 1}), false),
+        (json!({"contains": {"type": "string"}}), false),
+        (json!({"contains": {"type": "string"}, "minContains": 0}), true),
+        (json!({"contains": {"type": "string"}, "minContains": 0, "minItems": 1}), false),
+        (json!({"items": false, "unevaluatedItems": false}), true),
+    ];
+    for (schema, expected) in cases {
+        assert_eq!(agree(&schema, &[json!([]), json!({"nested": []})]), [expected, true], "{schema}");
+        // Inside an object scan and an item loop too.
+        let wrapped = json!({"properties": {"p": schema}, "items": schema});
+        assert_eq!(agree(&wrapped, &[json!({"p": []}), json!([[], []])]), [expected, expected], "{schema}");
+    }
 }

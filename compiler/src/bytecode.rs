@@ -582,6 +582,15 @@ pub enum ItemsPlan {
     },
 }
 
+impl ArrayChecks {
+    /// Whether an empty array passes: `minItems` and `minContains` allow
+    /// zero (every other array keyword applies per item).
+    #[inline(always)]
+    pub fn admits_empty(&self) -> bool {
+        self.min_items.is_none_or(|min| min == 0) && self.contains.is_none_or(|c| c.min == 0)
+    }
+}
+
 /// `contains` with its bounds.
 #[derive(Debug, Clone, Copy)]
 pub struct Contains {
