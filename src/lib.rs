@@ -462,27 +462,37 @@ mod tests {
     }
 
     #[test]
-    fn dropped_alternative_errors_count_against_the_limit() {
-        // `x` passes, but its first alternative's error, reported and then
-        // dropped, counts against `max_errors` (a subtree that passes is
-        // checked quietly first, and must not change that).
+    fn dropped_alternative_errors_give_their_count_back() {
+        // `x` passes; its first alternative's error, dropped, leaves room
+        // in `max_errors` for the errors that are listed.
         let schema =
             json!({"properties": {"x": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}, "required": ["p", "q"]});
         let v = Validator::options().max_errors(2).build(&schema).unwrap();
-        let errors: Vec<String> = v.iter_errors(&json!({"x": 1})).map(|e| e.to_string()).collect();
+        for x in [json!(1), json!("s")] {
+            let errors: Vec<String> = v.iter_errors(&json!({"x": x})).map(|e| e.to_string()).collect();
+            assert_eq!(errors, [r#"$: missing required property "p""#, r#"$: missing required property "q""#]);
+        }
+        // Failing, the closest alternative's errors are listed and count;
+        // the others' are given back. (Six errors are held at the peak:
+        // `z`, then both alternatives'.)
+        let schema = json!({"anyOf": [{"required": ["a", "b", "c"]}, {"required": ["a", "b"]}], "required": ["z"]});
+        let v = Validator::options().max_errors(6).build(&schema).unwrap();
+        let errors: Vec<String> = v.iter_errors(&json!({})).map(|e| e.to_string()).collect();
         assert_eq!(
             errors,
-            [r#"$: missing required property "p""#, "$: more errors than the error limit (2); the rest are not listed"]
+            [
+                r#"$: missing required property "z""#,
+                "$: matched none of 2 alternatives; closest is #1",
+                r#"$: missing required property "a""#,
+                r#"$: missing required property "b""#,
+            ],
         );
-        let errors: Vec<String> = v.iter_errors(&json!({"x": "s"})).map(|e| e.to_string()).collect();
-        assert_eq!(errors, [r#"$: missing required property "p""#, r#"$: missing required property "q""#]);
     }
 
     #[test]
-    fn dropped_alternative_errors_count_against_the_limit_through_the_memo() {
+    fn dropped_alternative_errors_give_their_count_back_through_the_memo() {
         // `d11` applies `d0` 2048 times at each location: memoized. Its
-        // first evaluation reports (and drops) the errors of `anyOf`'s
-        // first alternative.
+        // evaluations drop the errors of `anyOf`'s first alternative.
         let mut defs = serde_json::Map::new();
         defs.insert("d0".into(), json!({"anyOf": [{"type": "string"}, {"type": "integer"}]}));
         for i in 1..12 {
@@ -491,9 +501,12 @@ mod tests {
         }
         let schema = json!({"$defs": defs, "properties": {"x": {"$ref": "#/$defs/d11"}}, "required": ["p", "q", "r"]});
         let v = Validator::options().max_errors(3).build(&schema).unwrap();
-        let errors: Vec<String> = v.iter_errors(&json!({"x": 1})).map(|e| e.to_string()).collect();
-        assert_eq!(errors.len(), 4, "{errors:?}");
-        assert_eq!(errors[3], "$: more errors than the error limit (3); the rest are not listed");
+        for x in [json!(1), json!("s")] {
+            let errors: Vec<String> = v.iter_errors(&json!({"x": x})).map(|e| e.to_string()).collect();
+            assert_eq!(errors.len(), 3, "{errors:?}");
+            assert!(errors.iter().all(|e| e.contains("missing required property")), "{errors:?}");
+        }
+        assert!(v.iter_errors(&json!({"x": null, "p": 1, "q": 1, "r": 1})).next().is_some());
     }
 
     #[test]

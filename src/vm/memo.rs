@@ -238,9 +238,6 @@ impl Drop for Memo {
 
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     pub(super) fn memoized<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        if self.inconclusive() {
-            return Ok(false);
-        }
         if self.memo.warming_up() {
             return self.enter::<TRACK>(id, v, ev);
         }

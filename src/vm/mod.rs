@@ -140,18 +140,14 @@ pub(crate) struct Record {
     recording: bool,
     /// The node being evaluated (for error locations).
     current: NodeId,
-    /// Errors reported so far (kept or not), against `Budget::max_errors`.
+    /// Errors held (recorded and not dropped since), against
+    /// `Budget::max_errors`: the failed alternatives of an `anyOf`/`oneOf`
+    /// that passes, and those not closest when it fails, give their count
+    /// back when their errors are dropped.
     reported: usize,
     max_errors: usize,
     /// Some error was not recorded because of `max_errors`.
     truncated: bool,
-    /// During a quiet check of [`Vm::passes_quietly`] (else `None`):
-    /// whether it is inconclusive, having met an `anyOf`/`oneOf`
-    /// alternative that failed (or was skipped by a discriminator), whose
-    /// errors recording would have reported (dropped later, but counted
-    /// against `max_errors`), or a memoized node (whose verdict, cached,
-    /// would spare the recording run those reports).
-    tentative: Option<bool>,
 }
 
 /// Where a mode keeps its [`Record`]: nowhere (`()`, for [`Fast`]) or in
@@ -192,7 +188,6 @@ impl RecordSlot for Record {
             reported: 0,
             max_errors: budget.max_errors,
             truncated: false,
-            tentative: None,
         }
     }
     #[inline(always)]
@@ -587,54 +582,29 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// (as [`Fast`] checks it: no paths kept, the first failure ends it),
     /// so a subtree that passes costs no bookkeeping. If it fails, the
     /// caller evaluates it again, recording its errors; the fuel of both
-    /// runs is charged. A pass counts only if no alternative failed in it
-    /// (recording, such a failure reports errors, then dropped, that count
-    /// against `max_errors`) and it met no memoized node (which the check
-    /// gives up on: caching its verdict would spare the recording run such
-    /// reports, and not caching it could cost exponential time); else the
-    /// node is evaluated again too. With
-    /// `TRACK`, what it evaluated is added to `ev` only if it passes.
+    /// runs is charged. A pass is final: recorded, a subtree that passes
+    /// holds no error at its end (the errors of its failed alternatives are
+    /// dropped, their count given back to `max_errors`). With `TRACK`, what
+    /// it evaluated is added to `ev` only if it passes.
     #[inline]
     fn passes_quietly<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        self.set_tentative(Some(false));
-        let passed = if TRACK {
+        if TRACK {
             let mut trial = Evaluated::default();
             let passed = self.quietly(|vm| vm.node::<true>(id, v, &mut trial));
-            let passed = passed.map(|p| p && self.tentative() == Some(false));
             if passed == Ok(true) {
                 ev.merge(&trial);
             }
             passed
         } else {
-            self.quietly(|vm| vm.node::<false>(id, v, ev)).map(|p| p && self.tentative() == Some(false))
-        };
-        self.set_tentative(None);
-        passed
-    }
-
-    /// During a quiet check of [`Vm::passes_quietly`], marks it
-    /// inconclusive and says so (then its verdict no longer matters).
-    #[inline]
-    fn inconclusive(&mut self) -> bool {
-        match self.record.get_mut().and_then(|r| r.tentative.as_mut()) {
-            Some(seen) => {
-                *seen = true;
-                true
-            }
-            None => false,
+            self.quietly(|vm| vm.node::<false>(id, v, ev))
         }
     }
 
-    /// The quiet check's state ([`Record::tentative`]).
+    /// Gives back the count of `dropped` errors that were held.
     #[inline]
-    fn tentative(&self) -> Option<bool> {
-        self.record.get().and_then(|r| r.tentative)
-    }
-
-    #[inline]
-    fn set_tentative(&mut self, tentative: Option<bool>) {
+    fn forget_errors(&mut self, dropped: usize) {
         if let Some(record) = self.record.get_mut() {
-            record.tentative = tentative;
+            record.reported = record.reported.saturating_sub(dropped);
         }
     }
 
@@ -1046,8 +1016,6 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if self.unobserved() {
             if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
                 if let Some(value) = map.get(&*d.property) {
-                    // The alternatives skipped would fail.
-                    self.inconclusive();
                     return self.candidates::<TRACK>(combine, list, d, value, v, ev);
                 }
             }
@@ -1058,9 +1026,6 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 // Only the alternatives admitting `v`'s type can match; the
                 // others are skipped without reading their nodes.
                 let admitting = masks.admitting(v, self.strict_integers);
-                if admitting != masks.all() {
-                    self.inconclusive();
-                }
                 let children = Bits(admitting).filter_map(|i| list.get(i).copied());
                 return self.first_matches(combine, children, false, v, ev);
             }
@@ -1073,6 +1038,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             Some(candidate_alternatives(d, value))
         });
         let mark = self.errors.len();
+        let truncated_before = self.truncated();
         let mut count = 0usize;
         // Indices of the matching branches, kept only for messages.
         let mut matched = SmallVec::<[usize; INLINE_STACK]>::new();
@@ -1089,6 +1055,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     // The errors of an unfinished branch are tentative (another
                     // branch may match): drop them rather than leave them in
                     // `iter_errors` before the budget error.
+                    self.forget_errors(self.errors.len().saturating_sub(mark));
                     self.errors.truncate(mark);
                     return Err(reason);
                 }
@@ -1111,16 +1078,18 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if self.collecting() {
                     matched.push(i);
                 }
-            } else if !self.collecting() {
-                self.inconclusive();
-            } else {
+            } else if self.collecting() {
                 let errors = self.errors.split_off(mark);
                 let index = u32::try_from(i).unwrap_or(u32::MAX);
                 // The candidates are in order.
                 let off = meant.is_some_and(|candidates| candidates.binary_search(&index).is_err());
                 let score = BranchScore::of(&errors, self.instance_path.len(), off);
                 if closest.as_ref().is_none_or(|(best, _, _)| score < *best) {
-                    closest = Some((score, i, errors));
+                    if let Some((_, _, dropped)) = closest.replace((score, i, errors)) {
+                        self.forget_errors(dropped.len());
+                    }
+                } else {
+                    self.forget_errors(errors.len());
                 }
             }
         }
@@ -1132,10 +1101,20 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             if TRACK && combine == Combine::One {
                 ev.merge(&matched_ev);
             }
+            if let Some((_, _, dropped)) = closest {
+                self.forget_errors(dropped.len());
+                // What was cut off belonged to alternatives now dropped.
+                if let Some(record) = self.record.get_mut() {
+                    record.truncated = truncated_before;
+                }
+            }
             return Ok(true);
         }
         if self.collecting() {
             if count > 1 {
+                if let Some((_, _, dropped)) = closest.take() {
+                    self.forget_errors(dropped.len());
+                }
                 self.report(&[keyword], ErrorKind::OneOfMultiple { matched: matched.into_vec() }, None);
             } else {
                 let alternatives = list.len();
@@ -1212,9 +1191,6 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         for child in children {
             let types = if check_types { self.program.node(child).admitted_types() } else { TypeSet::ANY };
             if types != TypeSet::ANY && !types.admits(v, self.strict_integers) {
-                // Recorded, this alternative would have reported (and
-                // dropped) errors: a quiet check cannot stand in for it.
-                self.inconclusive();
                 continue;
             }
             if self.node::<false>(child, v, ev)? {
@@ -1222,8 +1198,6 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 if combine == Combine::Any || count > 1 {
                     return Ok(combine == Combine::Any);
                 }
-            } else {
-                self.inconclusive();
             }
         }
         Ok(count == 1 && combine == Combine::One)
@@ -1253,7 +1227,6 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if let (Some(record), Some(done)) = (self.record.get_mut(), sub.record.get()) {
             record.reported = done.reported;
             record.truncated |= done.truncated;
-            record.tentative = done.tentative;
         }
         Ok((result?, sub.errors.into_vec()))
     }
