@@ -193,6 +193,12 @@ thread_local! {
 }
 
 impl Memo {
+    /// Whether a table is held (to give back when the evaluation ends).
+    #[inline(always)]
+    pub(super) fn holds_table(&self) -> bool {
+        self.table.is_some()
+    }
+
     /// Whether this lookup is still in the warm-up (and counts it).
     #[inline]
     fn warming_up(&mut self) -> bool {

@@ -40,6 +40,7 @@ mod scalar;
 mod spare;
 
 use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
 use std::ops::Deref;
 
 use serde_json::Value;
@@ -469,8 +470,23 @@ pub(crate) fn root_verdict(program: &Program, instance: &Value) -> Option<bool> 
 /// shortcut of [`root_verdict`] sets up nothing.
 #[inline(never)]
 pub(crate) fn is_valid(program: &Program, formats: &[FormatFn], budget: &Budget, instance: &Value) -> bool {
-    let mut vm = Vm::<Fast>::new(program, formats, budget);
-    matches!(vm.run_root(instance), Ok(true))
+    // In `Fast`, only these parts of a VM can hold memory: the others'
+    // types need no drop (checked at compile time below).
+    const _: () = assert!(
+        !std::mem::needs_drop::<Meter>()
+            && !std::mem::needs_drop::<Nowhere<ValidationError>>()
+            && !std::mem::needs_drop::<<Fast as Mode>::Record>()
+            && !std::mem::needs_drop::<<Fast as Mode>::Units>()
+    );
+    let mut vm = ManuallyDrop::new(Vm::<Fast>::new(program, formats, budget));
+    let valid = matches!(vm.run_root(instance), Ok(true));
+    // The VM's drop glue is a call; most evaluations hold nothing to free,
+    // which these tests, inline, find out. (A panic, which no input can
+    // cause, would leak what the VM holds, nothing worse.)
+    if vm.scope.get().is_some() || vm.name_scratch.get().is_some() || vm.memo.holds_table() {
+        drop(ManuallyDrop::into_inner(vm));
+    }
+    valid
 }
 
 /// The interpreter state of one evaluation.
