@@ -186,3 +186,36 @@ fn empty_arrays_are_decided_by_their_lower_bounds() {
         assert_eq!(agree(&wrapped, &[json!({"p": []}), json!([[], []])]), [expected, expected], "{schema}");
     }
 }
+
+#[test]
+fn nested_alternatives_discriminate_by_the_union_of_their_values() {
+    // Like OpenAPI 2 parameters: `nonBody` pins `in` only through its own
+    // `oneOf`, to four values; `body` pins it to one.
+    let schema = json!({
+        "$defs": {
+            "body": {"required": ["in", "schema"], "properties": {"in": {"enum": ["body"]}, "schema": {"type": "object"}}},
+            "header": {"properties": {"in": {"const": "header"}, "type": {"enum": ["string", "integer"]}}},
+            "query": {"properties": {"in": {"const": "query"}, "allowEmptyValue": {"type": "boolean"}}},
+            "path": {"required": ["required"], "properties": {"in": {"const": "path"}, "required": {"const": true}}},
+            "nonBody": {"required": ["in", "type"], "oneOf": [
+                {"$ref": "#/$defs/header"}, {"$ref": "#/$defs/query"}, {"$ref": "#/$defs/path"}
+            ]}
+        },
+        "type": "array",
+        "items": {"oneOf": [{"$ref": "#/$defs/body"}, {"$ref": "#/$defs/nonBody"}]}
+    });
+    let instances = [
+        json!({"in": "body", "schema": {}}),
+        json!({"in": "query", "type": "string", "allowEmptyValue": true}),
+        json!({"in": "query", "type": "string", "allowEmptyValue": 1}),
+        json!({"in": "path", "type": "string", "required": true}),
+        json!({"in": "path", "type": "string"}),
+        json!({"in": "header", "type": "array"}),
+        json!({"in": "cookie", "type": "string"}),
+        json!({"in": 1, "type": "string"}),
+        json!({"type": "string"}),
+        json!({"in": "body", "schema": {}, "type": "string"}),
+    ];
+    let verdicts = agree(&schema, &instances.iter().map(|i| json!([i])).collect::<Vec<_>>());
+    assert_eq!(verdicts, [true, true, false, true, false, false, false, false, false, true]);
+}

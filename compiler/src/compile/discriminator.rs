@@ -5,11 +5,12 @@
 //! VM evaluates just those.
 //!
 //! An alternative *pins* property `p` to values `S` when, at its own
-//! location (through `$ref` and `allOf` only), an object keyword applies a
+//! location (through `$ref` and `allOf`), an object keyword applies a
 //! schema to `p` that is a `const` or an all-string `enum` (possibly behind
-//! `$ref`/`allOf`): if the instance has `p` with a value outside `S`, the
-//! alternative fails. Alternatives that pin nothing stay candidates for
-//! every value.
+//! `$ref`/`allOf`), or it holds an `anyOf`/`oneOf` whose alternatives all
+//! pin `p` (to the union of their values): if the instance has `p` with a
+//! value outside `S`, the alternative fails. Alternatives that pin nothing
+//! stay candidates for every value.
 
 use crate::bytecode::*;
 use crate::lookup::KeyTable;
@@ -48,6 +49,21 @@ fn pinned<'p>(program: &'p Program, node: NodeId, property: &str, hops: usize) -
                     if let Some(values) = pinned(program, n, property, hops + 1) {
                         narrow(values);
                     }
+                }
+            }
+            // Alternatives that all pin the property pin it to the union
+            // of their values: outside it, each of them fails.
+            Instr::AnyOf(l) | Instr::OneOf(l) => {
+                let mut union: Vec<&'p str> = Vec::new();
+                let every = program.list(l).iter().all(|&n| match pinned(program, n, property, hops + 1) {
+                    Some(values) => {
+                        union.extend(values.into_iter().filter(|v| !union.contains(v)).collect::<Vec<_>>());
+                        true
+                    }
+                    None => false,
+                });
+                if every {
+                    narrow(union);
                 }
             }
             _ => {}
@@ -116,7 +132,7 @@ fn candidate_properties<'p>(program: &'p Program, node: NodeId, hops: usize, out
                 }
             }
             Instr::Ref(n) => candidate_properties(program, n, hops + 1, out),
-            Instr::AllOf(l) => {
+            Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => {
                 for &n in program.list(l) {
                     candidate_properties(program, n, hops + 1, out);
                 }
@@ -129,6 +145,37 @@ fn candidate_properties<'p>(program: &'p Program, node: NodeId, hops: usize, out
 /// Per alternative: the values it pins the property to, if any.
 type Pins<'p> = Vec<Option<Vec<&'p str>>>;
 
+/// How well a property's pins split the alternatives.
+#[derive(Debug, Clone, Copy)]
+struct Selectivity {
+    /// Alternatives pinning the property.
+    pinned: usize,
+    /// Pins summed over the distinct values (each value's candidates
+    /// among the pinned alternatives).
+    pins: usize,
+    /// Distinct values.
+    values: usize,
+}
+
+impl Selectivity {
+    fn of(per_branch: &Pins<'_>) -> Selectivity {
+        let mut distinct: Vec<&str> = Vec::new();
+        let mut pins = 0;
+        for vals in per_branch.iter().flatten() {
+            pins += vals.len();
+            distinct.extend(vals.iter().filter(|v| !distinct.contains(v)).collect::<Vec<_>>());
+        }
+        Selectivity { pinned: per_branch.iter().filter(|p| p.is_some()).count(), pins, values: distinct.len() }
+    }
+
+    /// More alternatives pinned, or as many with fewer candidates per
+    /// value (`pins / values`, compared without division).
+    fn better_than(&self, other: &Selectivity) -> bool {
+        self.pinned > other.pinned
+            || (self.pinned == other.pinned && self.pins * other.values.max(1) < other.pins * self.values.max(1))
+    }
+}
+
 /// The best discriminator of an alternatives list, if one pins at least
 /// two alternatives.
 fn discriminate(program: &Program, list: &[NodeId]) -> Option<Discriminator> {
@@ -136,12 +183,15 @@ fn discriminate(program: &Program, list: &[NodeId]) -> Option<Discriminator> {
     for &branch in list.iter().take(4) {
         candidate_properties(program, branch, 0, &mut names);
     }
-    let mut best: Option<(usize, &str, Pins<'_>)> = None;
+    // The property pinning the most alternatives; among those, the one
+    // leaving the fewest candidates per value (`in` rather than an
+    // optional `collectionFormat` that most alternatives share).
+    let mut best: Option<(Selectivity, &str, Pins<'_>)> = None;
     for name in names {
         let per_branch: Pins<'_> = list.iter().map(|&b| pinned(program, b, name, 0)).collect();
-        let pinned_count = per_branch.iter().filter(|p| p.is_some()).count();
-        if pinned_count >= 2 && best.as_ref().is_none_or(|(c, _, _)| pinned_count > *c) {
-            best = Some((pinned_count, name, per_branch));
+        let score = Selectivity::of(&per_branch);
+        if score.pinned >= 2 && best.as_ref().is_none_or(|(b, _, _)| score.better_than(b)) {
+            best = Some((score, name, per_branch));
         }
     }
     let (_, property, per_branch) = best?;
@@ -197,4 +247,58 @@ pub(super) fn find(program: &mut Program) {
         }
     }
     program.discriminators = found;
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use crate::bytecode::Instr;
+    use crate::{CompileOptions, compile};
+
+    /// Each discriminated `anyOf`/`oneOf` of `schema`: its property and
+    /// values, in code order.
+    fn discriminators(schema: Value) -> Vec<(String, Vec<String>)> {
+        let program = compile(&schema, &CompileOptions::default()).expect("compiles");
+        let mut found = Vec::new();
+        for instr in &program.code {
+            if let Instr::AnyOf(l) | Instr::OneOf(l) = *instr {
+                if let Some(d) = program.discriminator(l) {
+                    let mut values: Vec<String> = d.values.keys().map(str::to_string).collect();
+                    values.sort();
+                    found.push((d.property.to_string(), values));
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn nested_alternatives_pin_the_union_of_their_values() {
+        let found = discriminators(json!({"oneOf": [
+            {"properties": {"kind": {"const": "a"}}},
+            {"oneOf": [{"properties": {"kind": {"enum": ["b", "c"]}}}, {"properties": {"kind": {"const": "d"}}}]}
+        ]}));
+        let values = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(found, [("kind".into(), values(&["a", "b", "c", "d"])), ("kind".into(), values(&["b", "c", "d"]))]);
+        // One alternative that pins nothing leaves the nested list unpinned.
+        let found = discriminators(json!({"oneOf": [
+            {"properties": {"kind": {"const": "a"}}},
+            {"properties": {"kind": {"const": "e"}}},
+            {"anyOf": [{"properties": {"kind": {"const": "b"}}}, {"required": ["x"]}]}
+        ]}));
+        assert_eq!(found, [("kind".into(), values(&["a", "e"]))]);
+    }
+
+    #[test]
+    fn the_most_selective_property_is_chosen() {
+        // Every alternative pins both; `format` leaves all three candidates
+        // for each value, `in` one.
+        let alternative =
+            |place: &str| json!({"properties": {"format": {"enum": ["csv", "ssv", "pipes"]}, "in": {"const": place}}});
+        let found =
+            discriminators(json!({"oneOf": [alternative("query"), alternative("header"), alternative("path")]}));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, "in");
+    }
 }
