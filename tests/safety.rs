@@ -209,3 +209,25 @@ fn dynamic_references_the_root_defines_are_static() {
     assert!(!v.program().flags().uses_dynamic_scope, "the root defines #node");
     assert!(v.is_valid(&json!({"kids": [{"kids": []}]})));
 }
+
+#[test]
+fn unique_items_comparisons_are_charged_by_their_depth() {
+    // Sixteen items that agree down to the last leaf of a deep nest: each
+    // pair's comparison walks the whole nest, and is charged for it.
+    let nest = |leaf: usize| {
+        let mut v = json!(leaf);
+        for _ in 0..2_000 {
+            let mut member = serde_json::Map::new();
+            member.insert("k".to_string(), Value::Array(vec![v]));
+            v = Value::Object(member);
+        }
+        v
+    };
+    let instance = Value::Array((0..16).map(nest).collect());
+    let v = Validator::new(&json!({"uniqueItems": true})).unwrap();
+    assert_eq!(v.outcome(&instance), Outcome::Valid);
+    match v.outcome_with(&instance, &Budget { fuel: 100_000, ..Budget::default() }) {
+        Outcome::BudgetExceeded { reason: Exhausted::Fuel, .. } => {}
+        other => panic!("120 comparisons of 4,000 members each fit in 100,000 fuel: {other:?}"),
+    }
+}

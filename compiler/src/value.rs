@@ -183,9 +183,9 @@ fn exact_integer(n: &serde_json::Number, strict_integers: bool) -> bool {
 /// [`equal`] have equal fingerprints (numbers by their `f64` value with
 /// `-0` as `0`, objects member order aside), so comparing fingerprints
 /// first skips most comparisons of unequal values. Work: at most four
-/// items of an array; of an object, its first four members when maps
-/// iterate in key order ([`maps_are_sorted`]: equal objects then list the
-/// same keys in the same order), else every member.
+/// items of an array; of an object, its first member when maps iterate
+/// in key order ([`maps_are_sorted`]: equal objects then list the same
+/// keys in the same order), else every member.
 pub fn fingerprint(value: &Value) -> u64 {
     fn mix(a: u64, b: u64) -> u64 {
         (a.rotate_left(23) ^ b).wrapping_mul(0x9e37_79b9_7f4a_7c15)
@@ -219,7 +219,7 @@ pub fn fingerprint(value: &Value) -> u64 {
     match value {
         Value::Array(a) => a.iter().take(4).fold(shallow(value), |h, x| mix(h, shallow(x))),
         Value::Object(m) if maps_are_sorted() => {
-            m.iter().take(4).fold(shallow(value), |h, (k, v)| mix(mix(h, string_bits(k)), shallow(v)))
+            m.iter().next().map_or(shallow(value), |(k, v)| mix(mix(shallow(value), string_bits(k)), shallow(v)))
         }
         // Summed, so member order does not matter.
         Value::Object(m) => m.iter().fold(shallow(value), |h, (k, v)| h.wrapping_add(mix(string_bits(k), shallow(v)))),
@@ -244,38 +244,47 @@ pub fn maps_are_sorted() -> bool {
 /// JSON equality: numbers by mathematical value, objects regardless of key order.
 #[inline]
 pub fn equal(a: &Value, b: &Value) -> bool {
+    equal_with_work(a, b).0
+}
+
+/// [`equal`], and the number of member pairs compared (the work done, for
+/// fuel accounting: at most the size of the smaller value, however
+/// deeply the two agree before they differ).
+pub fn equal_with_work(a: &Value, b: &Value) -> (bool, usize) {
     if let Some(same) = scalar_equal(a, b) {
-        return same;
+        return (same, 1);
     }
+    let mut work = 1usize;
     let mut stack: SmallVec<[(&Value, &Value); 16]> = SmallVec::new();
     stack.push((a, b));
     while let Some((x, y)) = stack.pop() {
         match (x, y) {
             (Value::Array(p), Value::Array(q)) => {
                 if p.len() != q.len() {
-                    return false;
+                    return (false, work);
                 }
                 for (v, w) in p.iter().zip(q.iter()) {
+                    work += 1;
                     match scalar_equal(v, w) {
-                        Some(false) => return false,
+                        Some(false) => return (false, work),
                         Some(true) => {}
                         None => stack.push((v, w)),
                     }
                 }
             }
             (Value::Object(p), Value::Object(q)) => {
-                if p.len() != q.len() || !object_members_equal(p, q, &mut stack) {
-                    return false;
+                if p.len() != q.len() || !object_members_equal(p, q, &mut stack, &mut work) {
+                    return (false, work);
                 }
             }
             _ => {
                 if scalar_equal(x, y) != Some(true) {
-                    return false;
+                    return (false, work);
                 }
             }
         }
     }
-    true
+    (true, work)
 }
 
 /// Equality of two scalars, `Some(false)` for values of different kinds,
@@ -301,9 +310,11 @@ fn object_members_equal<'a>(
     p: &'a serde_json::Map<String, Value>,
     q: &'a serde_json::Map<String, Value>,
     stack: &mut SmallVec<[(&'a Value, &'a Value); 16]>,
+    work: &mut usize,
 ) -> bool {
     let mut lockstep = true;
     for ((k, v), (l, w)) in p.iter().zip(q.iter()) {
+        *work += 1;
         if k != l {
             lockstep = false;
             break;
@@ -318,6 +329,7 @@ fn object_members_equal<'a>(
         return true;
     }
     for (k, v) in p {
+        *work += 1;
         let Some(w) = q.get(k) else { return false };
         match scalar_equal(v, w) {
             Some(false) => return false,
@@ -499,6 +511,17 @@ mod tests {
                 assert_ne!(fingerprint(a), fingerprint(b), "{a} vs {b}");
             }
         }
+    }
+
+    #[test]
+    fn equality_work_is_the_members_compared() {
+        assert_eq!(equal_with_work(&json!(1), &json!(1.0)), (true, 1));
+        assert_eq!(equal_with_work(&json!([1, 2, 3]), &json!([1, 2, 3])), (true, 4));
+        // The first difference ends it.
+        assert_eq!(equal_with_work(&json!([0, 2, 3]), &json!([1, 2, 3])), (false, 2));
+        let (same, work) = equal_with_work(&json!({"a": {"b": [1, 2]}, "c": 1}), &json!({"c": 1, "a": {"b": [1, 2]}}));
+        assert!(same);
+        assert!((6..=8).contains(&work), "{work}");
     }
 
     #[test]

@@ -350,8 +350,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let prints: SmallVec<[u64; PAIRWISE_MAX]> = items.iter().map(value::fingerprint).collect();
             for (i, (a, pa)) in items.iter().zip(&prints).enumerate() {
                 for (j, (b, pb)) in items.iter().zip(&prints).enumerate().skip(i + 1) {
-                    if pa == pb && value::equal(a, b) {
-                        return Ok(Some((i, j)));
+                    if pa == pb {
+                        let (same, work) = value::equal_with_work(a, b);
+                        self.meter.charge(work as u64)?;
+                        if same {
+                            return Ok(Some((i, j)));
+                        }
                     }
                 }
             }
@@ -364,8 +368,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             self.meter.charge(work as u64)?;
             let bucket = seen.entry(hash).or_default();
             for &i in bucket.iter() {
-                self.meter.charge(1)?;
-                if items.get(i).is_some_and(|a| value::equal(a, item)) {
+                let (same, work) = items.get(i).map_or((false, 1), |a| value::equal_with_work(a, item));
+                self.meter.charge(work as u64)?;
+                if same {
                     return Ok(Some((i, j)));
                 }
             }
