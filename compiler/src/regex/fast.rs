@@ -131,8 +131,50 @@ enum Members {
     /// A set, with a membership table for the ASCII range.
     /// `bytes[b]` is whether byte `b` is an ASCII member: every byte from
     /// 0x80 up is `false` (it starts a multi-byte character, which the
-    /// class decides), so a byte scan needs one lookup per byte.
-    Set { bytes: Box<[bool; 256]>, class: ClassUnicode },
+    /// class decides), so a byte scan needs one lookup per byte. With a
+    /// `span`, whole words of bytes inside it need no lookup.
+    Set { bytes: Box<[bool; 256]>, class: ClassUnicode, span: Option<ByteSpan> },
+}
+
+/// ASCII bytes `lo..=hi` that are all members of a set, containing every
+/// printable character but the space (`!` to `~`): the sets of "anything
+/// but white space" kinds (`\S`, `[ \r\n\t\S]`). A word of eight bytes is
+/// tested against it with a few arithmetic operations, before any lookup.
+#[derive(Debug, Clone, Copy)]
+struct ByteSpan {
+    lo: u8,
+    hi: u8,
+}
+
+impl ByteSpan {
+    /// The widest span of `table`'s members around `!`..=`~`, if they are
+    /// all members.
+    fn of(table: &[bool; 256]) -> Option<ByteSpan> {
+        let member = |b: u8| table.get(usize::from(b)).copied().unwrap_or(false);
+        if !(b'!'..=b'~').all(member) {
+            return None;
+        }
+        let mut lo = b'!';
+        while lo > 0 && member(lo - 1) {
+            lo -= 1;
+        }
+        let hi = if member(0x7f) { 0x7f } else { b'~' };
+        Some(ByteSpan { lo, hi })
+    }
+
+    /// Whether every byte of `word` is in the span. (No byte is below
+    /// `lo` exactly when subtracting `lo` from each byte borrows nowhere,
+    /// which the high bits show for bytes under 0x80; none is above `hi`
+    /// (at most 0x7f) exactly when adding `0x7f - hi` carries into no high
+    /// bit and no high bit was set.)
+    #[inline(always)]
+    fn holds(self, word: u64) -> bool {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGHS: u64 = 0x8080_8080_8080_8080;
+        let below = word.wrapping_sub(ONES * u64::from(self.lo)) & !word;
+        let above = word.wrapping_add(ONES * u64::from(0x7f - self.hi)) | word;
+        (below | above) & HIGHS == 0
+    }
 }
 
 impl Members {
@@ -145,7 +187,8 @@ impl Members {
         for (b, member) in (0u8..0x80).zip(bytes.iter_mut()) {
             *member = class_contains(&class, char::from(b));
         }
-        Members::Set { bytes, class }
+        let span = ByteSpan::of(&bytes);
+        Members::Set { bytes, class, span }
     }
 
     /// Heap bytes held.
@@ -160,7 +203,7 @@ impl Members {
     fn contains(&self, c: char) -> bool {
         match self {
             Members::Everything => true,
-            Members::Set { bytes, class } => match u32::from(c) {
+            Members::Set { bytes, class, .. } => match u32::from(c) {
                 code @ 0..128 => bytes[(code & 0x7f) as usize],
                 _ => class_contains(class, c),
             },
@@ -776,7 +819,7 @@ fn repeat(body: &[Step], min: u64, max: Option<u64>, haystack: &str, mut at: usi
 /// it is ASCII) hands the rest to [`take_chars`].
 #[inline(always)]
 fn take_run(haystack: &str, start: usize, members: &Members, min: usize, max: usize) -> Option<usize> {
-    let Members::Set { bytes: table, .. } = members else {
+    let Members::Set { bytes: table, span, .. } = members else {
         return take_chars(haystack, start, 0, members, min, max);
     };
     let rest = haystack.as_bytes().get(start..)?;
@@ -784,7 +827,7 @@ fn take_run(haystack: &str, start: usize, members: &Members, min: usize, max: us
     let stop = if window.len() < CHUNK {
         window.iter().position(|&b| !table[usize::from(b)])
     } else {
-        first_outside(window, table)
+        first_outside(window, table, *span)
     }
     .unwrap_or(window.len());
     if stop < max && rest.get(stop).is_some_and(|b| !b.is_ascii()) {
@@ -835,12 +878,12 @@ impl Run {
                 }
                 let mut rest = haystack;
                 let mut count = 0u64;
-                if let Members::Set { bytes: table, .. } = members {
+                if let Members::Set { bytes: table, span, .. } = members {
                     // One pass over the bytes while they are ASCII members
                     // (one character each); the first byte that is not
                     // decides, or hands the rest to the character loop.
                     let bytes = haystack.as_bytes();
-                    let stop = first_outside(bytes, table);
+                    let stop = first_outside(bytes, table, *span);
                     let Some(at) = stop else {
                         let count = bytes.len() as u64;
                         return count >= self.min && self.max.is_none_or(|max| count <= max);
@@ -882,20 +925,43 @@ impl Run {
 /// Bytes looked up per step of [`first_outside`].
 const CHUNK: usize = 16;
 
-/// The position of the first byte `table` rejects. Whole chunks are tested
+/// The position of the first byte `table` rejects. With a `span`, words
+/// of eight bytes inside it pass without lookups, and a word with a byte
+/// outside it is looked up byte by byte; without, whole chunks are tested
 /// without a branch per byte (the lookups are independent, so they
-/// overlap); only a rejected chunk is searched byte by byte.
+/// overlap), and only a rejected chunk is searched byte by byte.
 #[inline]
-fn first_outside(bytes: &[u8], table: &[bool; 256]) -> Option<usize> {
-    let mut chunks = bytes.chunks_exact(CHUNK);
-    let mut at = 0;
-    for chunk in chunks.by_ref() {
-        if !chunk.iter().fold(true, |all, &b| all & table[usize::from(b)]) {
-            break;
+fn first_outside(bytes: &[u8], table: &[bool; 256], span: Option<ByteSpan>) -> Option<usize> {
+    let rejected = |b: &u8| !table[usize::from(*b)];
+    if let (Some(span), Some(last)) = (span, bytes.len().checked_sub(8)) {
+        // Whole words, then the last eight bytes (overlapping words
+        // already passed, which is harmless): no byte-by-byte tail. A word
+        // outside the span is looked up byte by byte.
+        let mut at = 0;
+        loop {
+            let start = at.min(last);
+            let word = bytes.get(start..start + 8).unwrap_or_default();
+            if !span.holds(<[u8; 8]>::try_from(word).map_or(0, u64::from_le_bytes)) {
+                if let Some(i) = word.iter().position(rejected) {
+                    return Some(start + i);
+                }
+            }
+            if start == last {
+                return None;
+            }
+            at += 8;
         }
-        at += CHUNK;
     }
-    bytes.get(at..)?.iter().position(|&b| !table[usize::from(b)]).map(|i| at + i)
+    let mut at = 0;
+    if span.is_none() {
+        for chunk in bytes.chunks_exact(CHUNK) {
+            if !chunk.iter().fold(true, |all, &b| all & table[usize::from(b)]) {
+                break;
+            }
+            at += CHUNK;
+        }
+    }
+    bytes.get(at..)?.iter().position(rejected).map(|i| at + i)
 }
 
 /// Whether the first `min` characters exist and are all members.
@@ -980,6 +1046,30 @@ mod tests {
         match detect(pattern)? {
             FastPath::Run(run) => Some((run.min, run.max, run.anchoring, matches!(run.members, Members::Everything))),
             _ => None,
+        }
+    }
+
+    #[test]
+    fn white_space_complements_have_a_span() {
+        let span = |pattern: &str| match detect(pattern) {
+            Some(FastPath::Run(Run { members: Members::Set { span, .. }, .. })) => span.map(|s| (s.lo, s.hi)),
+            other => panic!("{pattern}: {other:?}"),
+        };
+        // DEL and the controls from 0x0e are no white space.
+        assert_eq!(span(r"^\S*$"), Some((b'!', 0x7f)));
+        assert_eq!(span(r"^[ \r\n\t\S]+$"), Some((b'\r', 0x7f)));
+        assert_eq!(span(r"^[!-~]+$"), Some((b'!', b'~')));
+        assert_eq!(span(r"^[^\x00]+$"), Some((1, 0x7f)));
+        assert_eq!(span(r"^[a-z]+$"), None);
+    }
+
+    proptest::proptest! {
+        /// The word test agrees with testing each byte.
+        #[test]
+        fn span_holds_exactly_when_every_byte_is_inside(word: [u8; 8], lo in 0u8..=0x21, hi in 0x7eu8..=0x7f) {
+            let span = ByteSpan { lo, hi };
+            let each = word.iter().all(|b| (lo..=hi).contains(b));
+            proptest::prop_assert_eq!(span.holds(u64::from_le_bytes(word)), each);
         }
     }
 

@@ -981,6 +981,50 @@ proptest! {
     ) {
         agrees_with_linear_engine(&pattern, &haystacks)?;
     }
+
+    /// Runs of "anything but white space" sets, whose ASCII printable span
+    /// is scanned eight bytes at a time, on haystacks long enough for
+    /// several words: the fast path agrees with the linear engine.
+    #[test]
+    fn spanned_runs_agree_with_the_linear_engine(
+        pattern in span_run_pattern_strategy(),
+        haystacks in prop::collection::vec(span_haystack_strategy(), 8),
+    ) {
+        agrees_with_linear_engine(&pattern, &haystacks)?;
+    }
+}
+
+/// Runs of sets holding every printable ASCII character but maybe the
+/// space, anchored or not.
+fn span_run_pattern_strategy() -> impl Strategy<Value = String> {
+    let set = prop_oneof![
+        Just(r"\S"),
+        Just(r"[^\s]"),
+        Just(r"[ \r\n\t\S]"),
+        Just(r"[ \S]"),
+        Just(r"[^\x00]"),
+        Just(r"[\x00-\x7e]"),
+        Just(r"[!-~]"),
+    ];
+    let quantifier = prop_oneof![Just("*"), Just("+"), Just("{3,20}"), Just("{9,}")];
+    (set, quantifier, any::<bool>()).prop_map(
+        |(set, q, anchored)| {
+            if anchored { format!("^{set}{q}$") } else { format!("{set}{q}") }
+        },
+    )
+}
+
+/// Mostly printable ASCII, with the bytes at the edges of the spans, white
+/// space and non-ASCII characters sprinkled in, up to 40 characters.
+fn span_haystack_strategy() -> impl Strategy<Value = String> {
+    let c = prop_oneof![
+        8 => prop::char::range('!', '~'),
+        1 => prop_oneof![
+            Just(' '), Just('\n'), Just('\t'), Just('\r'), Just('\u{b}'), Just('\u{c}'), Just('\u{0}'),
+            Just('\u{1f}'), Just('\u{7f}'), Just('é'), Just('\u{a0}'), Just('\u{2028}'), Just('\u{feff}')
+        ],
+    ];
+    prop::collection::vec(c, 0..40).prop_map(|chars| chars.into_iter().collect())
 }
 
 /// A fair share of the generated repeated-group patterns takes the fast
