@@ -13,6 +13,10 @@
 //! 2. The linear engine, `regex-automata`'s meta regex, built from a `Hir`
 //!    that [`lower`] constructs with ECMA semantics. It runs every pattern
 //!    without lookaround or backreferences in time linear in the haystack.
+//!    A pattern whose dense DFA fits in a few kilobytes (dates, times,
+//!    identifiers) is also determinized at compile time, and matched by one
+//!    walk of that table: the meta regex's per-search set-up costs more
+//!    than the walk on the short strings such patterns check.
 //! 3. The backtracking engine, `fancy-regex`, only for patterns that keep
 //!    lookaround or backreferences. It is fed syntax generated from the tree
 //!    and runs under a step budget: when the budget runs out, [`Regex::is_match`]
@@ -54,7 +58,7 @@
 //!
 //! [`Regex::memory_usage`] is the heap the compiled pattern holds at rest:
 //! the pattern text, the fast path's tables or the linear engine's programs
-//! plus one freshly created match cache (each thread that matches holds one
+//! (with the small DFA, if any) plus one freshly created match cache (each thread that matches holds one
 //! such cache, whose lazy DFA part can grow up to
 //! [`RegexLimits::cache_capacity`]). `fancy-regex` does not report its
 //! memory, so for the backtracking engine it is an upper-bound estimate from
@@ -74,8 +78,10 @@ mod tests;
 
 use std::fmt;
 
+use regex_automata::Input;
+use regex_automata::dfa::{Automaton, StartKind, dense};
 use regex_automata::meta;
-use regex_automata::nfa::thompson::WhichCaptures;
+use regex_automata::nfa::thompson::{self, WhichCaptures};
 
 use self::ast::Node;
 use self::fast::FastPath;
@@ -249,9 +255,13 @@ enum Matcher {
     /// search can stop at an empty `\B` match inside a multi-byte
     /// character, which UTF-8 mode then discards while skipping past a
     /// real match that started before it (`(?:\B|é)` on `"aéa"`).
+    /// A small pattern also has `dfa`, its determinized form, which
+    /// answers with one table walk (no cache, little set-up); `re` stays
+    /// for the case it cannot answer.
     Linear {
         re: meta::Regex,
         leftmost: bool,
+        dfa: Option<Box<dense::DFA<Vec<u32>>>>,
     },
     Backtracking(fancy_regex::Regex),
 }
@@ -314,7 +324,9 @@ impl Regex {
                 return Err(unsupported("lookaround and backreferences need the backtracking engine"));
             }
             Engine::Linear => {
-                Matcher::Linear { re: build_linear(&ast, limits)?, leftmost: ast.root.has_not_word_boundary() }
+                let leftmost = ast.root.has_not_word_boundary();
+                let dfa = if leftmost { None } else { build_small_dfa(&ast, limits) };
+                Matcher::Linear { re: build_linear(&ast, limits)?, leftmost, dfa }
             }
             Engine::Backtracking => Matcher::Backtracking(build_backtracking(&ast, limits)?),
         };
@@ -324,8 +336,11 @@ impl Regex {
     fn assemble(pattern: &str, ast: &ast::Ast, matcher: Matcher, limits: &RegexLimits) -> Regex {
         let (program_size, fixed_cost, matcher_memory) = match &matcher {
             Matcher::Fast(fast) => (fast.scans(), 0, fast.memory_usage()),
-            Matcher::Linear { re, .. } => {
-                (program_size(&ast.root), 0, re.memory_usage().saturating_add(re.create_cache().memory_usage()))
+            Matcher::Linear { re, dfa, .. } => {
+                let dfa_memory = dfa.as_ref().map_or(0, |d| d.memory_usage());
+                let memory =
+                    re.memory_usage().saturating_add(re.create_cache().memory_usage()).saturating_add(dfa_memory);
+                (program_size(&ast.root), 0, memory)
             }
             Matcher::Backtracking(re) => (
                 program_size(&ast.root),
@@ -350,8 +365,11 @@ impl Regex {
     pub fn is_match(&self, haystack: &str) -> Result<bool, MatchLimitExceeded> {
         match &self.matcher {
             Matcher::Fast(fast) => Ok(fast.is_match(haystack)),
-            Matcher::Linear { re, leftmost: false } => Ok(re.is_match(haystack)),
-            Matcher::Linear { re, leftmost: true } => Ok(re.find(haystack).is_some()),
+            Matcher::Linear { dfa: Some(dfa), re, .. } => Ok(dfa
+                .try_search_fwd(&Input::new(haystack).earliest(true))
+                .map_or_else(|_| re.is_match(haystack), |m| m.is_some())),
+            Matcher::Linear { re, leftmost: false, .. } => Ok(re.is_match(haystack)),
+            Matcher::Linear { re, leftmost: true, .. } => Ok(re.find(haystack).is_some()),
             Matcher::Backtracking(re) => re.is_match(haystack).map_err(|_| MatchLimitExceeded),
         }
     }
@@ -425,6 +443,29 @@ fn build_linear(ast: &ast::Ast, limits: &RegexLimits) -> Result<meta::Regex, Reg
         Some(limit) => program_too_big(limit),
         None => RegexError::new(RegexErrorKind::Unsupported, 0, format!("the linear engine rejected the pattern: {e}")),
     })
+}
+
+/// Heap bytes a determinized pattern may take ([`build_small_dfa`]).
+const SMALL_DFA_BYTES: usize = 16 << 10;
+
+/// The pattern as a dense DFA, if it determinizes within
+/// [`SMALL_DFA_BYTES`] (and some work bound): typical of anchored formats
+/// (dates, identifiers) and rarely of Unicode classes. `None` also when
+/// the DFA cannot express the pattern.
+fn build_small_dfa(ast: &ast::Ast, limits: &RegexLimits) -> Option<Box<dense::DFA<Vec<u32>>>> {
+    let hir = lower::to_hir(ast).ok()?;
+    let nfa = thompson::Compiler::new()
+        .configure(
+            thompson::Config::new().which_captures(WhichCaptures::None).nfa_size_limit(Some(limits.nfa_size_limit)),
+        )
+        .build_from_hir(&hir)
+        .ok()?;
+    let config = dense::Config::new()
+        .start_kind(StartKind::Unanchored)
+        .minimize(false)
+        .dfa_size_limit(Some(SMALL_DFA_BYTES))
+        .determinize_size_limit(Some(4 * SMALL_DFA_BYTES));
+    dense::Builder::new().configure(config).build_from_nfa(&nfa).ok().map(Box::new)
 }
 
 fn build_backtracking(ast: &ast::Ast, limits: &RegexLimits) -> Result<fancy_regex::Regex, RegexError> {

@@ -982,6 +982,24 @@ proptest! {
         agrees_with_linear_engine(&pattern, &haystacks)?;
     }
 
+    /// The determinized form of a small linear pattern agrees with the
+    /// meta regex it stands in for.
+    #[test]
+    fn small_dfas_agree_with_the_meta_regex(
+        pattern in prop_oneof![pattern_strategy(), fast_composite_pattern_strategy()],
+        haystacks in prop::collection::vec(haystack_strategy(), 8),
+    ) {
+        let Ok(re) = Regex::with_engine(&pattern, &RegexLimits::default(), Engine::Linear) else {
+            return Err(TestCaseError::reject("not for the linear engine"));
+        };
+        let Matcher::Linear { re: meta, dfa: Some(_), .. } = &re.matcher else {
+            return Err(TestCaseError::reject("no small DFA"));
+        };
+        for haystack in &haystacks {
+            prop_assert_eq!(re.is_match(haystack).ok(), Some(meta.is_match(haystack)), "{} on {:?}", pattern, haystack);
+        }
+    }
+
     /// Runs of "anything but white space" sets, whose ASCII printable span
     /// is scanned eight bytes at a time, on haystacks long enough for
     /// several words: the fast path agrees with the linear engine.
@@ -1163,7 +1181,7 @@ fn report_linear_engine_overhead() {
         (r"^\S+@\S+\.\S+$", "someone.else@example.co.uk"),
     ] {
         let re = compile(pattern);
-        let Matcher::Linear { re: meta, leftmost: false } = &re.matcher else { panic!("{pattern}") };
+        let Matcher::Linear { re: meta, leftmost: false, .. } = &re.matcher else { panic!("{pattern}") };
         let ast = parse::parse(pattern, ParseLimits::NONE).unwrap();
         let hir = lower::to_hir(&ast).unwrap();
         let nfa = thompson::Compiler::new()
@@ -1189,4 +1207,18 @@ fn report_linear_engine_overhead() {
                 .is_some()),
         );
     }
+}
+
+#[test]
+fn small_patterns_are_determinized_and_large_ones_are_not() {
+    let has_dfa = |pattern: &str| match &compile(pattern).matcher {
+        Matcher::Linear { dfa, .. } => dfa.is_some(),
+        _ => panic!("{pattern} is not on the linear engine"),
+    };
+    let date = r"^([0-9]([0-9]([0-9][1-9]|[1-9]0)|[1-9]00)|[1-9]000)(-(0[1-9]|1[0-2])(-(0[1-9]|[1-2][0-9]|3[0-1]))?)?$";
+    assert!(has_dfa(date));
+    assert!(has_dfa(r"^urn:oid:[0-2](\.(0|[1-9][0-9]*))+$"));
+    assert!(!has_dfa(r"\p{L}[\p{L}\p{N}]{20}\p{Lu}"));
+    // `\B` needs a leftmost search, which the DFA does not replace.
+    assert!(!has_dfa(r"(?:\B|é)"));
 }
