@@ -1031,7 +1031,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let list = self.program.list(list_id);
         if self.unobserved() {
             if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
-                if let Some(value) = map.get(&*d.property) {
+                if let Some(value) = member(map, &d.property) {
                     return self.candidates::<TRACK>(combine, list, d, value, v, ev);
                 }
             }
@@ -1324,6 +1324,21 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 }
 
+/// Objects up to this size are searched for a member by a scan.
+const SCANNED_MEMBERS: usize = 12;
+
+/// The value of member `key` of `map`. A small map is scanned comparing
+/// lengths first (most keys differ in length, so they need no byte
+/// comparison); a B-tree search compares bytes at every step.
+#[inline]
+pub(crate) fn member<'v>(map: &'v serde_json::Map<String, Value>, key: &str) -> Option<&'v Value> {
+    if map.len() <= SCANNED_MEMBERS {
+        map.iter().find(|(k, _)| k.len() == key.len() && k.as_bytes() == key.as_bytes()).map(|(_, v)| v)
+    } else {
+        map.get(key)
+    }
+}
+
 /// The alternatives that can match when the discriminator's property has
 /// `value`: those pinned to it and those pinning nothing, in order.
 #[inline]
@@ -1461,5 +1476,19 @@ mod tests {
         }
         assert_eq!(render_keyword_path(&[KeywordStep::Word("a/b~c")]), "/a~1b~0c");
         assert_eq!(render_keyword_path(&[]), "");
+    }
+
+    #[test]
+    fn members_are_found_in_small_and_large_maps() {
+        for size in [0usize, 3, SCANNED_MEMBERS, SCANNED_MEMBERS + 1, 40] {
+            let map: serde_json::Map<String, Value> = (0..size).map(|i| (format!("k{i:02}"), Value::from(i))).collect();
+            for i in 0..size {
+                assert_eq!(member(&map, &format!("k{i:02}")), Some(&Value::from(i)), "{size}");
+            }
+            // Same length, other bytes; a prefix; a longer key.
+            for absent in ["k99", "kx0", "k", "k000", ""] {
+                assert_eq!(member(&map, absent), None, "{size} {absent}");
+            }
+        }
     }
 }
