@@ -94,6 +94,51 @@ pub enum FastPath {
     AnyOf(Box<[FastPath]>),
 }
 
+/// The shortcut of a whole-haystack [`Run`] of a set with a
+/// [`ByteSpan`] (`^\S*$`, `^[ \r\n\t\S]+$`): a haystack whose bytes are all
+/// in the span is all members, one character per byte, so its length
+/// decides. (Any other haystack goes through the run's full match.)
+#[derive(Debug, Clone, Copy)]
+pub struct SpanRun {
+    span: ByteSpan,
+    min: u64,
+    max: u64,
+}
+
+impl SpanRun {
+    /// The verdict, if every byte of `haystack` is in the span.
+    #[inline(always)]
+    pub fn decide(&self, haystack: &[u8]) -> Option<bool> {
+        let mut words = haystack.chunks_exact(8);
+        for word in words.by_ref() {
+            if !self.span.holds(<[u8; 8]>::try_from(word).map_or(0, u64::from_le_bytes)) {
+                return None;
+            }
+        }
+        if !words.remainder().iter().all(|b| (self.span.lo..=self.span.hi).contains(b)) {
+            return None;
+        }
+        let len = haystack.len() as u64;
+        Some(self.min <= len && len <= self.max)
+    }
+}
+
+impl FastPath {
+    /// The [`SpanRun`] shortcut, if this is a whole-haystack run of a set
+    /// with a span.
+    pub fn span_run(&self) -> Option<SpanRun> {
+        match self {
+            FastPath::Run(Run {
+                members: Members::Set { span: Some(span), .. },
+                min,
+                max,
+                anchoring: Anchoring::Whole,
+            }) => Some(SpanRun { span: *span, min: *min, max: max.unwrap_or(u64::MAX) }),
+            _ => None,
+        }
+    }
+}
+
 /// A literal searched anywhere in the haystack.
 #[derive(Debug)]
 pub struct Substring {
@@ -1061,6 +1106,16 @@ mod tests {
         assert_eq!(span(r"^[!-~]+$"), Some((b'!', b'~')));
         assert_eq!(span(r"^[^\x00]+$"), Some((1, 0x7f)));
         assert_eq!(span(r"^[a-z]+$"), None);
+        // Whole-haystack runs also get the shortcut; others do not.
+        let shortcut = |pattern: &str| detect(pattern).and_then(|f| f.span_run());
+        let run = shortcut(r"^\S{2,9}$").expect("a whole run");
+        assert_eq!(run.decide(b"ab"), Some(true));
+        assert_eq!(run.decide(b"a"), Some(false));
+        assert_eq!(run.decide(b"abcdefghij"), Some(false));
+        assert_eq!(run.decide(b"a b"), None);
+        assert_eq!(run.decide("aé".as_bytes()), None);
+        assert!(shortcut(r"\S+").is_none());
+        assert!(shortcut(r"^\S+").is_none());
     }
 
     proptest::proptest! {

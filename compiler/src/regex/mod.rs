@@ -84,7 +84,7 @@ use regex_automata::meta;
 use regex_automata::nfa::thompson::{self, WhichCaptures};
 
 use self::ast::Node;
-use self::fast::FastPath;
+use self::fast::{FastPath, SpanRun};
 use self::parse::ParseLimits;
 
 /// Limits applied while compiling and running one regular expression.
@@ -238,6 +238,8 @@ pub enum Engine {
 #[derive(Debug)]
 pub struct Regex {
     pattern: Box<str>,
+    /// A shortcut tried before `matcher` (see [`fast::SpanRun`]).
+    span_run: Option<SpanRun>,
     matcher: Matcher,
     /// Program size `m` of the cost model.
     program_size: u64,
@@ -348,8 +350,13 @@ impl Regex {
                 backtracking_memory_estimate(re.as_str().len(), program_size(&ast.root)),
             ),
         };
+        let span_run = match &matcher {
+            Matcher::Fast(fast) => fast.span_run(),
+            _ => None,
+        };
         Regex {
             pattern: pattern.into(),
+            span_run,
             matcher,
             program_size,
             fixed_cost,
@@ -363,6 +370,9 @@ impl Regex {
     /// [`RegexLimits::backtrack_limit`]: then the answer is unknown.
     #[inline]
     pub fn is_match(&self, haystack: &str) -> Result<bool, MatchLimitExceeded> {
+        if let Some(answer) = self.span_run.and_then(|run| run.decide(haystack.as_bytes())) {
+            return Ok(answer);
+        }
         match &self.matcher {
             Matcher::Fast(fast) => Ok(fast.is_match(haystack)),
             Matcher::Linear { dfa: Some(dfa), re, .. } => Ok(dfa
