@@ -28,8 +28,9 @@ pub struct Budget {
     pub max_depth: u32,
     /// Most bytes of Rust stack the evaluation may use.
     pub max_stack_bytes: usize,
-    /// Most errors collected by `iter_errors`/`validate` (further errors
-    /// are counted but not kept; the verdict is unaffected).
+    /// Most errors held by `iter_errors`/`validate` at any moment (further
+    /// errors are counted but not kept; the verdict is unaffected). Errors
+    /// of `anyOf`/`oneOf` alternatives, once dropped, no longer count.
     pub max_errors: usize,
 }
 
