@@ -219,3 +219,22 @@ fn nested_alternatives_discriminate_by_the_union_of_their_values() {
     let verdicts = agree(&schema, &instances.iter().map(|i| json!([i])).collect::<Vec<_>>());
     assert_eq!(verdicts, [true, true, false, true, false, false, false, false, false, true]);
 }
+
+#[test]
+fn arrays_of_pairs_check_both_members() {
+    let schema = json!({"type": "array", "items": {"type": "array", "minItems": 2, "items": {"type": "number"}}});
+    let verdicts = agree(
+        &schema,
+        &[
+            json!([[1, 2], [3.5, 4]]),
+            json!([[1, "a"]]),
+            json!([["a", 1]]),
+            json!([[1]]),
+            json!([[1, 2, 3]]),
+            json!([[1, 2], [3, null]]),
+            json!([[1, 2], 3]),
+            json!([]),
+        ],
+    );
+    assert_eq!(verdicts, [true, false, false, false, true, false, false, true]);
+}
