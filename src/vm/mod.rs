@@ -1042,6 +1042,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 // Only the alternatives admitting `v`'s type can match; the
                 // others are skipped without reading their nodes.
                 let admitting = masks.admitting(v, self.strict_integers);
+                if admitting.is_power_of_two() {
+                    // One alternative can match (a list split by type):
+                    // the verdict is its own, for `anyOf` and `oneOf` alike.
+                    let child = list.get(admitting.trailing_zeros() as usize).copied();
+                    return child.map_or(Ok(false), |child| self.node::<false>(child, v, ev));
+                }
                 let children = Bits(admitting).filter_map(|i| list.get(i).copied());
                 return self.first_matches(combine, children, false, v, ev);
             }
@@ -1162,6 +1168,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         ev: &mut Evaluated,
     ) -> Flow {
         let order = candidate_alternatives(d, value);
+        if let ([only], false) = (order, TRACK) {
+            // The value names one alternative: the verdict is its own.
+            return list.get(*only as usize).map_or(Ok(false), |&child| self.node::<false>(child, v, ev));
+        }
         let children = order.iter().filter_map(|&i| list.get(i as usize).copied());
         if !TRACK {
             return self.first_matches(combine, children, true, v, ev);
