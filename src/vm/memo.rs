@@ -245,7 +245,7 @@ impl Drop for Memo {
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     pub(super) fn memoized<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
         if self.memo.warming_up() {
-            return self.enter::<TRACK>(id, v, ev);
+            return self.enter_inline::<TRACK>(id, v, ev);
         }
         // Node indices fit in u32 (ids are u32).
         let node = u32::try_from(id.index()).unwrap_or(u32::MAX);

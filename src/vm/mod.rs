@@ -753,7 +753,15 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// Evaluates a node (no memo lookup): depth and fuel accounting, the
     /// dynamic scope, and tracking for nodes that need it.
+    #[inline(never)]
     fn enter<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        self.enter_inline::<TRACK>(id, v, ev)
+    }
+
+    /// [`Vm::enter`], inlined where a caller's own frame can serve (the
+    /// memo's warm-up).
+    #[inline(always)]
+    pub(super) fn enter_inline<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
         let node = self.program.node(id);
         let flags = node.flags();
         if self.annotating() {
