@@ -238,3 +238,30 @@ fn arrays_of_pairs_check_both_members() {
     );
     assert_eq!(verdicts, [true, false, false, false, true, false, false, true]);
 }
+
+#[test]
+fn not_of_a_type_is_its_complement() {
+    let instances =
+        [json!(null), json!(true), json!(1), json!(1.0), json!(1.5), json!("s"), json!([]), json!({}), json!([null])];
+    for (types, draft) in [
+        (json!("null"), "https://json-schema.org/draft/2020-12/schema"),
+        (json!(["number", "string"]), "https://json-schema.org/draft/2020-12/schema"),
+        (json!("integer"), "https://json-schema.org/draft/2020-12/schema"),
+        (json!("integer"), "http://json-schema.org/draft-04/schema#"),
+        (json!(["array", "object", "boolean"]), "http://json-schema.org/draft-04/schema#"),
+    ] {
+        let schema = json!({"$schema": draft, "not": {"type": types}});
+        let expected: Vec<bool> = {
+            let direct = Validator::new(&json!({"$schema": draft, "type": types})).expect("compiles");
+            instances.iter().map(|i| !direct.is_valid(i)).collect()
+        };
+        assert_eq!(agree(&schema, &instances), expected, "{schema}");
+        // In item loops and object scans too.
+        let wrapped =
+            json!({"$schema": draft, "items": {"not": {"type": types}}, "properties": {"p": {"not": {"type": types}}}});
+        for (i, instance) in instances.iter().enumerate() {
+            let v = agree(&wrapped, &[json!([instance]), json!({"p": instance})]);
+            assert_eq!(v, [expected[i], expected[i]], "{wrapped} on {instance}");
+        }
+    }
+}

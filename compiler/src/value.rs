@@ -130,6 +130,20 @@ impl TypeSet {
         TypeSet(self.0 | other.0)
     }
 
+    /// The set admitting exactly the values this one rejects, if there is
+    /// one: not when it admits the integers but not every number (no set
+    /// admits exactly the numbers with a fraction).
+    pub const fn complement(self) -> Option<TypeSet> {
+        let integer = TypeSet::single(JsonType::Integer).0;
+        let number = TypeSet::single(JsonType::Number).0;
+        match (self.0 & integer != 0, self.0 & number != 0) {
+            (true, false) => None,
+            // Every number is admitted: none may be.
+            (_, true) => Some(TypeSet(TypeSet::ANY.0 & !self.0 & !integer)),
+            (false, false) => Some(TypeSet(TypeSet::ANY.0 & !self.0)),
+        }
+    }
+
     /// Whether no type is in the set.
     #[inline]
     pub const fn is_empty(self) -> bool {
@@ -522,6 +536,23 @@ mod tests {
         let (same, work) = equal_with_work(&json!({"a": {"b": [1, 2]}, "c": 1}), &json!({"c": 1, "a": {"b": [1, 2]}}));
         assert!(same);
         assert!((6..=8).contains(&work), "{work}");
+    }
+
+    #[test]
+    fn complements_reject_exactly_what_a_set_admits() {
+        let values = [json!(null), json!(false), json!(2), json!(2.0), json!(2.5), json!("x"), json!([]), json!({})];
+        for bits in 0..=TypeSet::ANY.0 {
+            let set = TypeSet(bits);
+            let Some(complement) = set.complement() else {
+                assert!(set.contains(JsonType::Integer) && !set.contains(JsonType::Number));
+                continue;
+            };
+            for v in &values {
+                for strict in [false, true] {
+                    assert_ne!(set.admits(v, strict), complement.admits(v, strict), "{bits:#b} {v} {strict}");
+                }
+            }
+        }
     }
 
     #[test]

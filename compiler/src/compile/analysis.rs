@@ -454,6 +454,31 @@ fn mark_cheap(program: &mut Program) {
             node.types = *types;
         }
     }
+    // `not` of a bare type check is one too (`{"not": {"type": "null"}}`
+    // admits every other type), when the complement is a set of types. Only
+    // the quiet paths read it: recorded, the node still reports `not`.
+    for _ in 0..CHEAP_ROUNDS {
+        let mut changed = false;
+        for i in 0..program.nodes.len() {
+            let code = program
+                .nodes
+                .get(i)
+                .map_or(&[][..], |n| program.code.get(n.code_start as usize..n.code_end as usize).unwrap_or(&[]));
+            let [Instr::Not(inner)] = code else { continue };
+            let Some(inner) = program.nodes.get(inner.index()) else { continue };
+            let complement = inner.flags.contains(NodeFlags::TYPE_ONLY).then(|| inner.types.complement()).flatten();
+            if let (Some(types), Some(node)) = (complement, program.nodes.get_mut(i)) {
+                if !node.flags.contains(NodeFlags::TYPE_ONLY) {
+                    node.flags.insert(NodeFlags::TYPE_ONLY);
+                    node.types = types;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
 }
 
 /// The nodes `id` applies to the same instance location.
