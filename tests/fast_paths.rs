@@ -104,6 +104,20 @@ fn integer_bounds_compare_as_machine_integers() {
     assert_eq!(agree(&draft4, &[json!(0), json!(1), json!(u64::MAX)]), [false, true, true]);
     let fractional = json!({"maximum": 2.5});
     assert_eq!(agree(&fractional, &[json!(2), json!(3), json!(2.5)]), [true, false, true]);
+    // Bounds past the `i64` range: `i64` instances compare against the
+    // clamped range, larger `u64` ones exactly.
+    let big = i64::MAX as u64 + 1;
+    let above = json!({"minimum": big});
+    assert_eq!(agree(&above, &[json!(i64::MAX), json!(big), json!(u64::MAX)]), [false, true, true]);
+    let below = json!({"maximum": big, "minimum": -1});
+    assert_eq!(agree(&below, &[json!(i64::MAX), json!(big), json!(big + 1), json!(-2)]), [true, true, false, false]);
+    let empty = json!({"minimum": u64::MAX, "exclusiveMaximum": u64::MAX});
+    assert_eq!(agree(&empty, &[json!(0), json!(u64::MAX)]), [false, false]);
+    let multiple = json!({"multipleOf": 3, "minimum": 0});
+    assert_eq!(
+        agree(&multiple, &[json!(9), json!(10), json!(u64::MAX), json!(u64::MAX - 1)]),
+        [true, false, true, false]
+    );
 }
 
 #[test]

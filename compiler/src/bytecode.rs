@@ -365,11 +365,13 @@ pub struct NumberChecks {
     /// under `minimum`/`maximum`.
     pub draft4_exclusive: bool,
     /// The checks as an inclusive range (and [`NumberChecks::integer_multiple`])
-    /// for integer instances, when every bound is an integer and
+    /// for instances held as `i64`, when every bound is an integer and
     /// `multipleOf`, if any, is a machine integer (set by
     /// [`NumberChecks::seal`]): the boolean path then compares machine
-    /// integers instead of [`Num`]s.
-    pub integer_range: Option<(i128, i128)>,
+    /// integers instead of [`Num`]s. Bounds beyond the `i64` range are
+    /// clamped to it (an empty range stays empty); larger instances take
+    /// the general path.
+    pub integer_range: Option<(i64, i64)>,
     /// `multipleOf` as a machine integer, when [`NumberChecks::integer_range`]
     /// is set.
     pub integer_multiple: Option<Divisor>,
@@ -455,7 +457,14 @@ impl NumberChecks {
             if let Some(m) = int(&self.exclusive_maximum)? {
                 hi = hi.min(m.checked_sub(1)?);
             }
-            Some((lo, hi))
+            // Clamped to what an `i64` instance can be: a bound beyond it
+            // either admits every `i64` or none.
+            let clamp = |x: i128| i64::try_from(x).unwrap_or(if x < 0 { i64::MIN } else { i64::MAX });
+            Some(if lo > hi || lo > i128::from(i64::MAX) || hi < i128::from(i64::MIN) {
+                (i64::MAX, i64::MIN)
+            } else {
+                (clamp(lo), clamp(hi))
+            })
         })();
         if self.integer_range.is_none() {
             self.integer_multiple = None;

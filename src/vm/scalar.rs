@@ -118,14 +118,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline]
     pub(super) fn check_number(&mut self, c: &'p NumberChecks, n: &'v Number, v: &'v Value) -> Flow {
         if !self.collecting() {
-            if let Some((lo, hi)) = c.integer_range {
-                let int = n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from));
-                if let Some(i) = int {
-                    self.meter.charge(1)?;
-                    // |i| < 2^64: it came from an `i64` or a `u64`.
-                    let multiple = |m: Divisor| u64::try_from(i.unsigned_abs()).is_ok_and(|a| m.divides(a));
-                    return Ok(lo <= i && i <= hi && c.integer_multiple.is_none_or(multiple));
-                }
+            if let (Some((lo, hi)), Some(i)) = (c.integer_range, n.as_i64()) {
+                self.meter.charge(1)?;
+                let multiple = |m: Divisor| m.divides(i.unsigned_abs());
+                return Ok(lo <= i && i <= hi && c.integer_multiple.is_none_or(multiple));
             }
             if c.integers_only && !TypeSet::single(JsonType::Integer).admits(v, self.strict_integers) {
                 return Ok(false);
