@@ -279,3 +279,42 @@ fn not_of_a_type_is_its_complement() {
         }
     }
 }
+
+#[test]
+fn property_schemas_are_evaluated_past_their_forwarding_refs() {
+    // Chains of 1, 8 and 12 `$ref`s to a type check, a string check and an
+    // object; the 12-hop chain is longer than a scan resolves.
+    let mut defs = serde_json::Map::new();
+    for (name, end) in [
+        ("t", json!({"type": "integer"})),
+        ("s", json!({"type": "string", "minLength": 2})),
+        ("o", json!({"type": "object", "required": ["x"]})),
+    ] {
+        defs.insert(format!("{name}0"), end);
+        for i in 1..=12 {
+            defs.insert(format!("{name}{i}"), json!({"$ref": format!("#/$defs/{name}{}", i - 1)}));
+        }
+    }
+    let mut properties = serde_json::Map::new();
+    for name in ["t", "s", "o"] {
+        for hops in [1, 8, 12] {
+            properties.insert(format!("{name}{hops}"), json!({"$ref": format!("#/$defs/{name}{hops}")}));
+        }
+    }
+    let schema = json!({"$defs": defs, "properties": properties, "additionalProperties": false});
+    for hops in [1, 8, 12] {
+        let (t, s, o) = (format!("t{hops}"), format!("s{hops}"), format!("o{hops}"));
+        let verdicts = agree(
+            &schema,
+            &[
+                json!({ &t: 1, &s: "ab", &o: {"x": 0} }),
+                json!({ &t: 1.5 }),
+                json!({ &s: "a" }),
+                json!({ &s: 3 }),
+                json!({ &o: {} }),
+                json!({ &o: [] }),
+            ],
+        );
+        assert_eq!(verdicts, [true, false, false, false, false, false], "{hops} hops");
+    }
+}

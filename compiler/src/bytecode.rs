@@ -621,6 +621,10 @@ pub struct PropertyEntry {
     /// How a scan that records nothing checks `schema`, decided with the
     /// node entries so the scan need not read the node itself.
     pub check: QuickCheck,
+    /// The node such a scan evaluates for `schema`: `schema` itself, or
+    /// the end of its chain of forwarding `$ref`s (whose hops the scan then
+    /// skips).
+    pub quick: NodeId,
     /// The name is in `required`.
     pub required: bool,
     /// `dependentRequired` / array `dependencies`: entries (by index)
@@ -673,7 +677,7 @@ impl QuickEntry {
     /// The summary of `entry`.
     pub fn of(entry: &PropertyEntry) -> QuickEntry {
         QuickEntry {
-            schema: entry.schema.unwrap_or_default(),
+            schema: entry.schema.map_or(NodeId::default(), |_| entry.quick),
             check: entry.check,
             has_schema: entry.schema.is_some(),
             required: entry.required,
@@ -1164,7 +1168,10 @@ impl Program {
                 || !o.required.iter().all(entry_ok)
                 || !o.dependents.iter().all(entry_ok)
                 || !o.entries.iter().all(|e| {
-                    ok_opt(e.schema) && all_nodes(&e.dependent_schemas) && e.dependent_required.iter().all(entry_ok)
+                    ok_opt(e.schema)
+                        && node_ok(e.quick)
+                        && all_nodes(&e.dependent_schemas)
+                        && e.dependent_required.iter().all(entry_ok)
                 })
                 || !o.patterns.iter().all(|(r, n)| regex_ok(*r) && node_ok(*n))
                 || !ok_opt(o.additional)

@@ -232,14 +232,33 @@ pub(super) fn set_entries(program: &mut Program) {
         Some(n) if n.flags.contains(NodeFlags::CHEAP) => QuickCheck::Early,
         _ => QuickCheck::Deferred,
     };
+    // A quiet scan evaluates a property's schema past its forwarding
+    // `$ref`s (at most `FORWARD_HOPS` of them; a longer chain, even a
+    // cycle, is left to the VM's node entry).
+    let forwarded = |mut id: NodeId| {
+        for _ in 0..FORWARD_HOPS {
+            match nodes.get(id.index()) {
+                Some(n) if n.entry == Entry::Forward => match n.first_instr() {
+                    Some(Instr::Ref(target)) => id = *target,
+                    _ => break,
+                },
+                _ => break,
+            }
+        }
+        id
+    };
     for object in objects.iter_mut() {
         object.additional_check = check(object.additional);
         for entry in object.entries.iter_mut() {
-            entry.check = check(entry.schema);
+            entry.quick = entry.schema.map_or(NodeId::default(), forwarded);
+            entry.check = check(entry.schema.map(|_| entry.quick));
         }
         object.summarize_entries();
     }
 }
+
+/// Forwarding `$ref`s a quiet object scan skips per property schema.
+const FORWARD_HOPS: usize = 8;
 
 /// The range of [`Program::code`] holding `node`'s instructions.
 fn code_range(node: &Node) -> std::ops::Range<usize> {
