@@ -301,12 +301,23 @@ impl<'a> Row<'a> {
 
     /// Measures the row: memory directly, timed work by `time`
     /// (nanoseconds per run, `None` if unknown).
-    pub fn measure(&self, mut time: impl FnMut(Peer, &Work<'a>) -> Option<f64>) -> Line {
-        let values = std::array::from_fn(|k| match &self.tasks[k] {
-            None => None,
-            Some(Task::Time(w)) => time(Peer::ALL[k], w),
-            Some(Task::Memory(peer, schemas)) => peer.retained_bytes(schemas).map(|b| b as f64),
-        });
+    pub fn measure(&self, time: impl FnMut(Peer, &Work<'a>) -> Option<f64>) -> Line {
+        self.measure_from(0, time)
+    }
+
+    /// [`Row::measure`], the peers taken in turn from the one at `first`
+    /// (in [`Peer::ALL`] order, wrapping): rounds that rotate `first` give
+    /// each peer every position, so none always runs just after another
+    /// one has filled the caches with its own data.
+    pub fn measure_from(&self, first: usize, mut time: impl FnMut(Peer, &Work<'a>) -> Option<f64>) -> Line {
+        let mut values = [None; 3];
+        for k in (0..Peer::ALL.len()).map(|i| (first + i) % Peer::ALL.len()) {
+            values[k] = match &self.tasks[k] {
+                None => None,
+                Some(Task::Time(w)) => time(Peer::ALL[k], w),
+                Some(Task::Memory(peer, schemas)) => peer.retained_bytes(schemas).map(|b| b as f64),
+            };
+        }
         Line {
             name: self.name.clone(),
             kind: self.kind,

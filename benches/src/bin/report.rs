@@ -10,9 +10,10 @@
 //! `fhir`, `mcp`). Progress goes to stderr, the markdown table to stdout.
 //!
 //! Validation rows are timed in [`ROUNDS`] interleaved rounds (each peer
-//! in turn, then again), each value the median of its rounds: a slow
-//! phase of a shared machine then slows every peer alike instead of
-//! whichever happened to run during it.
+//! in turn, then again, the first peer rotating from round to round),
+//! each value the median of its rounds: a slow phase of a shared machine
+//! then slows every peer alike instead of whichever happened to run
+//! during it, and no peer always runs on caches the one before it left.
 //! Times are the thread's CPU time on 64-bit Linux (see
 //! [`schemavm_benches::timing`]), so other work on the machine disturbs
 //! them less than criterion's wall-clock times; compare runs of `report`
@@ -50,8 +51,9 @@ fn main() -> Result<(), String> {
             if matches!(row.kind, Kind::Compile | Kind::Memory) {
                 return row.measure(|_, work| Some(ns_per_call(budget, || work.run())));
             }
-            let rounds: Vec<Line> =
-                (0..ROUNDS).map(|_| row.measure(|_, work| Some(ns_per_call(budget / ROUNDS, || work.run())))).collect();
+            let rounds: Vec<Line> = (0..ROUNDS)
+                .map(|r| row.measure_from(r as usize, |_, work| Some(ns_per_call(budget / ROUNDS, || work.run()))))
+                .collect();
             median_of(rounds)
         })
         .collect();
