@@ -327,8 +327,11 @@ impl Regex {
             }
             Engine::Linear => {
                 let leftmost = ast.root.has_not_word_boundary();
+                // The meta regex first: a pattern it rejects as too big is
+                // not worth determinizing.
+                let re = build_linear(&ast, limits)?;
                 let dfa = if leftmost { None } else { build_small_dfa(&ast, limits) };
-                Matcher::Linear { re: build_linear(&ast, limits)?, leftmost, dfa }
+                Matcher::Linear { re, leftmost, dfa }
             }
             Engine::Backtracking => Matcher::Backtracking(build_backtracking(&ast, limits)?),
         };
