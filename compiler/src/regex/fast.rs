@@ -109,17 +109,8 @@ impl SpanRun {
     /// The verdict, if every byte of `haystack` is in the span.
     #[inline(always)]
     pub fn decide(&self, haystack: &[u8]) -> Option<bool> {
-        let mut words = haystack.chunks_exact(8);
-        for word in words.by_ref() {
-            if !self.span.holds(<[u8; 8]>::try_from(word).map_or(0, u64::from_le_bytes)) {
-                return None;
-            }
-        }
-        if !words.remainder().iter().all(|b| (self.span.lo..=self.span.hi).contains(b)) {
-            return None;
-        }
         let len = haystack.len() as u64;
-        Some(self.min <= len && len <= self.max)
+        self.span.holds_all(haystack).then_some(self.min <= len && len <= self.max)
     }
 }
 
@@ -212,6 +203,20 @@ impl ByteSpan {
     /// which the high bits show for bytes under 0x80; none is above `hi`
     /// (at most 0x7f) exactly when adding `0x7f - hi` carries into no high
     /// bit and no high bit was set.)
+    /// [`ByteSpan::holds`] for eight bytes (a shorter slice never holds).
+    #[inline(always)]
+    fn holds_word(self, word: &[u8]) -> bool {
+        <[u8; 8]>::try_from(word).is_ok_and(|w| self.holds(u64::from_le_bytes(w)))
+    }
+
+    /// Whether every byte of `bytes` is in the span: eight at a time, then
+    /// the rest one by one.
+    #[inline(always)]
+    fn holds_all(self, bytes: &[u8]) -> bool {
+        let mut words = bytes.chunks_exact(8);
+        words.by_ref().all(|w| self.holds_word(w)) && words.remainder().iter().all(|b| (self.lo..=self.hi).contains(b))
+    }
+
     #[inline(always)]
     fn holds(self, word: u64) -> bool {
         const ONES: u64 = 0x0101_0101_0101_0101;
@@ -986,7 +991,7 @@ fn first_outside(bytes: &[u8], table: &[bool; 256], span: Option<ByteSpan>) -> O
         loop {
             let start = at.min(last);
             let word = bytes.get(start..start + 8).unwrap_or_default();
-            if !span.holds(<[u8; 8]>::try_from(word).map_or(0, u64::from_le_bytes)) {
+            if !span.holds_word(word) {
                 if let Some(i) = word.iter().position(rejected) {
                     return Some(start + i);
                 }
