@@ -105,6 +105,8 @@ struct Compiled {
     program: Program,
     formats: Vec<FormatFn>,
     budget: Budget,
+    /// How `is_valid` starts under `budget`.
+    quiet: vm::QuietStart,
     draft: Draft,
     messages: MessageOptions,
 }
@@ -289,7 +291,8 @@ impl ValidatorOptions {
         let program = schemavm_compiler::compile(schema, &self.compile)?;
         let draft = program.flags().draft;
         let (formats, budget, messages) = (self.formats.clone(), self.budget, self.messages);
-        Ok(Validator { inner: Arc::new(Compiled { program, formats, budget, draft, messages }) })
+        let quiet = vm::QuietStart::new(&program, &budget);
+        Ok(Validator { inner: Arc::new(Compiled { program, formats, budget, quiet, draft, messages }) })
     }
 }
 
@@ -324,10 +327,7 @@ impl Validator {
     #[inline]
     pub fn is_valid(&self, instance: &Value) -> bool {
         let c = &*self.inner;
-        match vm::root_verdict(&c.program, instance) {
-            Some(verdict) => verdict,
-            None => vm::is_valid(&c.program, &c.formats, &c.budget, instance),
-        }
+        c.quiet.is_valid(&c.program, &c.formats, &c.budget, instance)
     }
 
     /// Valid, invalid, or not decided within the default budget.

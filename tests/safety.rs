@@ -185,6 +185,33 @@ fn the_deadline_is_enforced() {
 }
 
 #[test]
+fn is_valid_runs_under_the_validators_own_budget_each_time() {
+    // The boolean path starts every evaluation from the budget the
+    // validator was built with: a deadline is read afresh, and fuel is
+    // never carried over from an earlier call.
+    let schema = json!({"items": {"pattern": "^(a|ab)*c$"}});
+    let instance = Value::Array((0..50_000).map(|_| Value::from("ab".repeat(20) + "c")).collect());
+    let late = Budget { deadline: Some(Duration::ZERO), ..Budget::default() };
+    let v = Validator::options().budget(late).build(&schema).unwrap();
+    assert!(!v.is_valid(&instance), "an exhausted deadline fails closed");
+    let small = json!(["abc", "c"]);
+    let fuel = match Validator::new(&schema).unwrap().outcome(&small) {
+        Outcome::Valid => (1..1_000).find(|&f| {
+            let budget = Budget { fuel: f, ..Budget::default() };
+            Validator::options().budget(budget).build(&schema).unwrap().outcome(&small) == Outcome::Valid
+        }),
+        other => panic!("{other:?}"),
+    };
+    let fuel = fuel.expect("some fuel suffices");
+    let exact = Validator::options().budget(Budget { fuel, ..Budget::default() }).build(&schema).unwrap();
+    for _ in 0..3 {
+        assert!(exact.is_valid(&small), "fuel is fresh for every call");
+    }
+    let short = Validator::options().budget(Budget { fuel: fuel - 1, ..Budget::default() }).build(&schema).unwrap();
+    assert!(!short.is_valid(&small));
+}
+
+#[test]
 fn deep_instances_stop_at_the_depth_limit() {
     let v = Validator::new(&json!({"items": {"$ref": "#"}})).unwrap();
     let mut deep = json!([]);

@@ -84,6 +84,15 @@ impl Meter {
         meter
     }
 
+    /// A fresh copy of this unused meter for an evaluation starting now
+    /// (its stack measured from here). Only for meters without a
+    /// deadline, whose clock reading would be stale.
+    #[inline(always)]
+    pub(crate) fn restarted(&self) -> Meter {
+        debug_assert!(self.deadline.is_none() && self.depth == 0 && self.used() == 0);
+        Meter { stack_base: stack_address(), ..self.clone() }
+    }
+
     /// Splits `total` fuel into the spendable part and the reserve.
     fn refill(&mut self, total: u64) {
         self.left = if self.deadline.is_some() { total.min(DEADLINE_CHUNK) } else { total };

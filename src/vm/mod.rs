@@ -451,42 +451,97 @@ impl DynamicScope {
     }
 }
 
-/// The verdict on `instance` when the root alone decides it without
-/// work (it admits everything, nothing, or a set of types), so no
-/// interpreter needs to be set up. Only for verdicts without errors.
-#[inline]
-pub(crate) fn root_verdict(program: &Program, instance: &Value) -> Option<bool> {
-    let root = program.node(program.root());
-    match root.entry() {
-        Entry::Valid => Some(true),
-        Entry::Invalid => Some(false),
-        Entry::Types => Some(root.types().admits(instance, program.flags().strict_integers)),
-        _ => None,
-    }
+/// How the boolean path starts on one program, decided when the
+/// validator is built: a verdict that needs no interpreter, or the root
+/// instruction to run directly, and the meter each evaluation starts
+/// from.
+#[derive(Debug, Clone)]
+pub(crate) struct QuietStart {
+    root: QuietRoot,
+    /// The meter of `budget`, copied per evaluation (`None` with a
+    /// deadline, which each evaluation reads the clock for).
+    meter: Option<Meter>,
 }
 
-/// Whether `instance` passes `program` within `budget` (running out of it
-/// is a failure): the boolean path, out of line so that the root
-/// shortcut of [`root_verdict`] sets up nothing.
-#[inline(never)]
-pub(crate) fn is_valid(program: &Program, formats: &[FormatFn], budget: &Budget, instance: &Value) -> bool {
-    // In `Fast`, only these parts of a VM can hold memory: the others'
-    // types need no drop (checked at compile time below).
-    const _: () = assert!(
-        !std::mem::needs_drop::<Meter>()
-            && !std::mem::needs_drop::<Nowhere<ValidationError>>()
-            && !std::mem::needs_drop::<<Fast as Mode>::Record>()
-            && !std::mem::needs_drop::<<Fast as Mode>::Units>()
-    );
-    let mut vm = ManuallyDrop::new(Vm::<Fast>::new(program, formats, budget));
-    let valid = matches!(vm.run_root_quietly(instance), Ok(true));
-    // The VM's drop glue is a call; most evaluations hold nothing to free,
-    // which these tests, inline, find out. (A panic, which no input can
-    // cause, would leak what the VM holds, nothing worse.)
-    if vm.scope.get().is_some() || vm.name_scratch.get().is_some() || vm.memo.holds_table() {
-        drop(ManuallyDrop::into_inner(vm));
+/// What the root of a program does on the boolean path.
+#[derive(Debug, Clone, Copy)]
+enum QuietRoot {
+    /// Every value passes, or none does.
+    Verdict(bool),
+    /// A type check (with `integer` excluding integral floats, or not).
+    Types(TypeSet, bool),
+    /// One object instruction: objects run it directly.
+    Object(ObjectId),
+    /// One array instruction: arrays run it directly.
+    Array(ArrayId),
+    /// Anything else: the general entry.
+    Node,
+}
+
+impl QuietStart {
+    /// The start of `program`'s boolean path under `budget`.
+    pub(crate) fn new(program: &Program, budget: &Budget) -> QuietStart {
+        let node = program.node(program.root());
+        let root = match (node.entry(), node.first_instr()) {
+            (Entry::Valid, _) => QuietRoot::Verdict(true),
+            (Entry::Invalid, _) => QuietRoot::Verdict(false),
+            (Entry::Types, _) => QuietRoot::Types(node.types(), program.flags().strict_integers),
+            (Entry::Single, Some(&Instr::Object(id))) => QuietRoot::Object(id),
+            (Entry::Single, Some(&Instr::Array(id))) => QuietRoot::Array(id),
+            _ => QuietRoot::Node,
+        };
+        QuietStart { root, meter: budget.deadline.is_none().then(|| Meter::new(budget)) }
     }
-    valid
+
+    /// Whether `instance` passes `program` within `budget` (running out
+    /// of it is a failure). `budget` is the one this start was made for.
+    #[inline(always)]
+    pub(crate) fn is_valid(&self, program: &Program, formats: &[FormatFn], budget: &Budget, instance: &Value) -> bool {
+        match self.root {
+            QuietRoot::Verdict(verdict) => verdict,
+            QuietRoot::Types(types, strict_integers) => types.admits(instance, strict_integers),
+            _ => self.run(program, formats, budget, instance),
+        }
+    }
+
+    /// [`QuietStart::is_valid`] when an interpreter is needed: out of
+    /// line, so that the verdicts above set up nothing.
+    #[inline(never)]
+    fn run(&self, program: &Program, formats: &[FormatFn], budget: &Budget, instance: &Value) -> bool {
+        // In `Fast`, only these parts of a VM can hold memory: the others'
+        // types need no drop (checked at compile time below).
+        const _: () = assert!(
+            !std::mem::needs_drop::<Meter>()
+                && !std::mem::needs_drop::<Nowhere<ValidationError>>()
+                && !std::mem::needs_drop::<<Fast as Mode>::Record>()
+                && !std::mem::needs_drop::<<Fast as Mode>::Units>()
+        );
+        let meter = match &self.meter {
+            Some(meter) => meter.restarted(),
+            None => Meter::new(budget),
+        };
+        let mut vm = ManuallyDrop::new(Vm::<Fast>::with_meter(program, formats, budget, meter));
+        let mut ev = Evaluated::default();
+        // A root that is one object or array instruction (the usual shape
+        // of a document's schema) runs it directly, without the node and
+        // instruction dispatch.
+        let flow = match (self.root, instance) {
+            (QuietRoot::Object(id), Value::Object(_)) => {
+                vm.meter.charge(1).and_then(|()| vm.object_instr::<false>(id, instance, &mut ev))
+            }
+            (QuietRoot::Array(id), Value::Array(_)) => {
+                vm.meter.charge(1).and_then(|()| vm.array_instr::<false>(id, instance, &mut ev))
+            }
+            _ => vm.node::<false>(program.root(), instance, &mut ev),
+        };
+        // The VM's drop glue is a call; most evaluations hold nothing to
+        // free, which these tests, inline, find out. (A panic, which no
+        // input can cause, would leak what the VM holds, nothing worse.)
+        if vm.scope.get().is_some() || vm.name_scratch.get().is_some() || vm.memo.holds_table() {
+            drop(ManuallyDrop::into_inner(vm));
+        }
+        matches!(flow, Ok(true))
+    }
 }
 
 /// The interpreter state of one evaluation.
@@ -517,10 +572,16 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline]
     pub(crate) fn new(program: &'p Program, formats: &'p [FormatFn], budget: &Budget) -> Self {
+        Self::with_meter(program, formats, budget, Meter::new(budget))
+    }
+
+    /// [`Vm::new`] with the meter of `budget` made already.
+    #[inline(always)]
+    fn with_meter(program: &'p Program, formats: &'p [FormatFn], budget: &Budget, meter: Meter) -> Self {
         Vm {
             program,
             formats,
-            meter: Meter::new(budget),
+            meter,
             scope: if program.flags().uses_dynamic_scope { Spare::some(Box::default()) } else { Spare::none() },
             record: M::Record::start(program, budget),
             errors: Default::default(),
@@ -539,29 +600,6 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     pub(crate) fn run_root(&mut self, instance: &'v Value) -> Flow {
         let mut ev = Evaluated::default();
         self.node::<false>(self.program.root(), instance, &mut ev)
-    }
-
-    /// [`Vm::run_root`] when nothing is recorded: a root that is one object
-    /// or array instruction (the usual shape of a document's schema) runs
-    /// it directly, without the node and instruction dispatch.
-    #[inline(always)]
-    fn run_root_quietly(&mut self, instance: &'v Value) -> Flow {
-        let root = self.program.node(self.program.root());
-        if let (Entry::Single, Some(&instr)) = (root.entry(), root.first_instr()) {
-            let mut ev = Evaluated::default();
-            match (instr, instance) {
-                (Instr::Object(id), Value::Object(_)) => {
-                    self.meter.charge(1)?;
-                    return self.object_instr::<false>(id, instance, &mut ev);
-                }
-                (Instr::Array(id), Value::Array(_)) => {
-                    self.meter.charge(1)?;
-                    return self.array_instr::<false>(id, instance, &mut ev);
-                }
-                _ => {}
-            }
-        }
-        self.run_root(instance)
     }
 
     /// Whether errors are recorded right now.
