@@ -1,7 +1,8 @@
 //! Compile-time shortcuts of the boolean path give the same verdicts as
 //! the error-collecting path: property names matched against
 //! `patternProperties` at compile time, nodes that forward to a `$ref`
-//! target, empty arrays decided before the array instruction runs.
+//! target, empty arrays decided before the array instruction runs,
+//! objects rejected by their property count before any is visited.
 
 use schemavm::Validator;
 use serde_json::{Value, json};
@@ -317,4 +318,53 @@ fn property_schemas_are_evaluated_past_their_forwarding_refs() {
         );
         assert_eq!(verdicts, [true, false, false, false, false, false], "{hops} hops");
     }
+}
+
+#[test]
+fn objects_are_rejected_by_their_size_before_the_scan() {
+    // Closed by `additionalProperties: false`: at most the two declared
+    // names, at least the one required.
+    let closed = json!({
+        "properties": {"a": {"type": "integer"}, "b": true},
+        "required": ["a"],
+        "additionalProperties": false
+    });
+    let verdicts = agree(
+        &closed,
+        &[
+            json!({"a": 1}),
+            json!({"a": 1, "b": 2}),
+            json!({"a": 1, "b": 2, "c": 3}),
+            json!({"a": 1, "c": 3}),
+            json!({}),
+        ],
+    );
+    assert_eq!(verdicts, [true, true, false, false, false]);
+    // A `required` name without a schema is not declared: it is rejected.
+    let unsatisfiable = json!({"properties": {"a": true}, "required": ["a", "c"], "additionalProperties": false});
+    assert_eq!(agree(&unsatisfiable, &[json!({"a": 1, "c": 1}), json!({"a": 1})]), [false, false]);
+    // Patterns, a non-rejecting rest schema or `unevaluatedProperties`
+    // resolved statically: counted only where they close the object.
+    let cases = [
+        (
+            json!({"properties": {"a": true}, "patternProperties": {"^x": true}, "additionalProperties": false}),
+            [true, false],
+        ),
+        (json!({"properties": {"a": true}, "additionalProperties": {"type": ["string", "number"]}}), [true, true]),
+        (json!({"properties": {"a": true}, "unevaluatedProperties": false}), [false, false]),
+        (
+            json!({"properties": {"a": true, "b": true}, "maxProperties": 1, "additionalProperties": false}),
+            [false, false],
+        ),
+        (json!({"minProperties": 3, "properties": {"a": true}}), [false, true]),
+    ];
+    for (schema, expected) in cases {
+        let verdicts = agree(&schema, &[json!({"a": 1, "x1": "s"}), json!({"a": 1, "x1": "s", "b": 2})]);
+        assert_eq!(verdicts, expected, "{schema}");
+    }
+    // The errors still name every unexpected property.
+    let v = Validator::new(&json!({"properties": {"a": true}, "additionalProperties": false})).unwrap();
+    let errors: Vec<String> =
+        v.iter_errors(&json!({"a": 1, "b": 2, "c": 3})).map(|e| e.instance_location().to_string()).collect();
+    assert_eq!(errors, ["$.b", "$.c"]);
 }

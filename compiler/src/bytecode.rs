@@ -692,11 +692,21 @@ impl QuickEntry {
 }
 
 impl ObjectChecks {
-    /// Sets every name's [`QuickEntry`] from its entry (after the
-    /// entries' [`PropertyEntry::check`] are decided).
+    /// Sets what a quiet scan reads besides the entries: every name's
+    /// [`QuickEntry`] and the [`ObjectChecks::passing_sizes`] (after the
+    /// entries' [`PropertyEntry::check`] and the `additional_check` are
+    /// decided).
     pub fn summarize_entries(&mut self) {
         let entries = &self.entries;
         self.names.set_payloads(|i| entries.get(i as usize).map(QuickEntry::of).unwrap_or_default());
+        // A property matched by neither `properties` nor a pattern is
+        // rejected: an object passes with at most the declared names.
+        let closed =
+            self.additional.is_some() && self.additional_check == QuickCheck::Invalid && self.patterns.is_empty();
+        let declared = if closed { u64::try_from(self.declared.len()).unwrap_or(u64::MAX) } else { u64::MAX };
+        let required = u64::try_from(self.required.len()).unwrap_or(u64::MAX);
+        self.passing_sizes =
+            (self.min_properties.unwrap_or(0).max(required), self.max_properties.unwrap_or(u64::MAX).min(declared));
     }
 }
 
@@ -742,6 +752,13 @@ pub struct ObjectChecks {
     /// Whether the scan is needed at all (some entry has a schema or
     /// there are patterns, additional or property names).
     pub scans: bool,
+    /// The fewest and most properties an object can have and pass
+    /// (inclusive): at least `minProperties` and as many as `required`
+    /// names; at most `maxProperties` and, when every undeclared property
+    /// is rejected (`additional` rejects all values and there are no
+    /// patterns), as many as the declared names. Set by
+    /// [`ObjectChecks::summarize_entries`].
+    pub passing_sizes: (u64, u64),
 }
 
 /// Operands of [`Instr::Cond`].

@@ -49,6 +49,18 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         ev: &mut Evaluated,
     ) -> Flow {
         let len = map.len() as u64;
+        if !TRACK && self.unobserved() {
+            let (fewest, most) = c.passing_sizes;
+            if len < fewest || len > most {
+                return Ok(false);
+            }
+            if c.property_names.is_none() {
+                return self.scan_quietly(c, map, whole, ev);
+            }
+            if let Some(done) = self.scan_quietly_with_names(c, map, whole, ev) {
+                return done;
+            }
+        }
         let mut valid = true;
         if let Some(min) = c.min_properties {
             if len < min {
@@ -66,14 +78,6 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     return Ok(false);
                 }
                 self.report(&["maxProperties"], ErrorKind::MaxProperties { limit: max, count: len }, None);
-            }
-        }
-        if !TRACK && self.unobserved() {
-            if c.property_names.is_none() {
-                return self.scan_quietly(c, map, whole, ev);
-            }
-            if let Some(done) = self.scan_quietly_with_names(c, map, whole, ev) {
-                return done;
             }
         }
         let mut required_seen = 0usize;
@@ -125,7 +129,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 
     /// The object keywords when no error is recorded and nothing is
-    /// tracked: one tight pass, expensive `properties` schemas deferred
+    /// tracked, for an object of a passing size
+    /// ([`ObjectChecks::passing_sizes`]): one tight pass, expensive `properties` schemas deferred
     /// (the first [`DEFERRED_INLINE`] in a buffer, any more by a second
     /// lookup pass), nothing allocated.
     #[inline(always)]
@@ -136,10 +141,6 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         whole: &'v Value,
         ev: &mut Evaluated,
     ) -> Flow {
-        if map.len() < c.required.len() {
-            // Too few properties for the required names: no scan needed.
-            return Ok(false);
-        }
         let mut required_seen = 0usize;
         // The first deferred property sits in `first` (most objects defer
         // at most one), the next ones in `buffer`, which never spills:
