@@ -368,3 +368,49 @@ fn objects_are_rejected_by_their_size_before_the_scan() {
         v.iter_errors(&json!({"a": 1, "b": 2, "c": 3})).map(|e| e.instance_location().to_string()).collect();
     assert_eq!(errors, ["$.b", "$.c"]);
 }
+
+#[test]
+fn empty_containers_pass_deferred_schemas_at_once() {
+    // Twelve deferred properties (arrays of objects, objects with
+    // properties): past the scan's buffer, so the second pass must skip
+    // exactly the ones the scan decided.
+    let mut properties = serde_json::Map::new();
+    for i in 0..12 {
+        let schema = match i % 3 {
+            0 => json!({"type": "array", "items": {"type": "object", "properties": {"x": {"type": "integer"}}}}),
+            1 => json!({"type": "object", "properties": {"y": {"type": "array", "items": {"type": "string"}}}}),
+            _ => json!({"type": "array", "minItems": 1, "items": {"type": "object", "properties": {"z": true}}}),
+        };
+        properties.insert(format!("p{i:02}"), schema);
+    }
+    let schema = json!({"properties": properties, "required": ["p00"]});
+    let value = |i: usize, bad: Option<usize>| match (i % 3, Some(i) == bad) {
+        (0, false) if i % 2 == 0 => json!([]),
+        (0, false) => json!([{"x": 1}]),
+        (0, true) => json!([{"x": "no"}]),
+        (1, false) if i % 2 == 0 => json!({}),
+        (1, false) => json!({"y": ["a"]}),
+        (1, true) => json!({"y": [1]}),
+        (_, false) => json!([{"z": 1}]),
+        (_, true) => json!([]),
+    };
+    let instance = |bad: Option<usize>| Value::Object((0..12).map(|i| (format!("p{i:02}"), value(i, bad))).collect());
+    let mut instances = vec![instance(None)];
+    instances.extend((0..12).map(|bad| instance(Some(bad))));
+    let verdicts = agree(&schema, &instances);
+    assert!(verdicts[0]);
+    assert!(verdicts[1..].iter().all(|v| !v), "{verdicts:?}");
+    // Where an empty value does not pass, it is still checked: `minItems`,
+    // `minContains`, `required`, `minProperties`, another type's instruction.
+    let strict = [
+        json!({"properties": {"a": {"type": "array", "minItems": 1, "items": {"type": "object"}}}}),
+        json!({"properties": {"a": {"type": "array", "contains": {"type": "object"}}}}),
+        json!({"properties": {"a": {"type": "object", "required": ["k"], "properties": {"k": {"type": "array"}}}}}),
+        json!({"properties": {"a": {"type": "object", "minProperties": 1, "properties": {"k": {"type": "array"}}}}}),
+        json!({"properties": {"a": {"type": "object", "properties": {"k": {"type": "array"}}}}}),
+    ];
+    let expected = [[false, false], [false, false], [false, false], [false, false], [false, true]];
+    for (schema, expected) in strict.iter().zip(expected) {
+        assert_eq!(agree(schema, &[json!({"a": []}), json!({"a": {}})]), expected, "{schema}");
+    }
+}

@@ -656,6 +656,35 @@ pub enum QuickCheck {
     /// passed (a large sibling is not walked before a discriminator fails).
     #[default]
     Deferred,
+    /// As [`QuickCheck::Deferred`], except that an empty array or object
+    /// (of this type) passes at once: the schema is one instruction for
+    /// that type, whose bounds admit it empty (`tags: []`, `meta: {}`).
+    EmptyPasses(JsonType),
+}
+
+impl QuickCheck {
+    /// Whether a scan decides `value` during its pass: every check but
+    /// the deferred ones, and an empty value [`QuickCheck::EmptyPasses`]
+    /// admits.
+    #[inline(always)]
+    pub fn in_place(self, value: &Value) -> bool {
+        match self {
+            QuickCheck::Deferred => false,
+            QuickCheck::EmptyPasses(kind) => empty_of(value, kind),
+            _ => true,
+        }
+    }
+}
+
+/// Whether `value` is an empty array (for `kind` array) or an empty
+/// object (for `kind` object).
+#[inline(always)]
+pub fn empty_of(value: &Value, kind: JsonType) -> bool {
+    match value {
+        Value::Array(items) => kind == JsonType::Array && items.is_empty(),
+        Value::Object(map) => kind == JsonType::Object && map.is_empty(),
+        _ => false,
+    }
 }
 
 /// What a scan that records nothing needs of a [`PropertyEntry`], kept in
@@ -692,6 +721,14 @@ impl QuickEntry {
 }
 
 impl ObjectChecks {
+    /// Whether an empty object passes: no `minProperties` above zero and
+    /// no `required` name (every other object keyword applies per
+    /// property, or to present ones).
+    #[inline]
+    pub fn admits_empty(&self) -> bool {
+        self.min_properties.is_none_or(|min| min == 0) && self.required.is_empty()
+    }
+
     /// Sets what a quiet scan reads besides the entries: every name's
     /// [`QuickEntry`] and the [`ObjectChecks::passing_sizes`] (after the
     /// entries' [`PropertyEntry::check`] and the `additional_check` are

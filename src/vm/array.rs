@@ -112,10 +112,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
         self.meter.charge(c.prefix.len().min(items.len()) as u64)?;
         for (i, (&node, item)) in c.prefix.iter().zip(items).enumerate() {
-            let ok = self.descend(
+            let ok = self.descend_node::<false>(
                 &[KeywordStep::Word(c.prefix_keyword), KeywordStep::Index(i)],
                 Some(InstanceStep::Index(i)),
-                |vm| vm.node::<false>(node, item, ev),
+                node,
+                item,
+                ev,
             )?;
             if !ok {
                 valid = false;
@@ -272,9 +274,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 false
             } else {
-                self.descend(&[KeywordStep::Word(keyword)], Some(InstanceStep::Index(i)), |vm| {
-                    vm.node::<false>(rest, item, ev)
-                })?
+                self.descend_node::<false>(&[KeywordStep::Word(keyword)], Some(InstanceStep::Index(i)), rest, item, ev)?
             };
             if !ok {
                 valid = false;
@@ -310,9 +310,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 false
             } else {
                 let seen = &mut *ev;
-                self.descend(&[KeywordStep::Word("unevaluatedItems")], Some(InstanceStep::Index(i)), |vm| {
-                    vm.node::<false>(child, item, seen)
-                })?
+                let at = Some(InstanceStep::Index(i));
+                self.descend_node::<false>(&[KeywordStep::Word("unevaluatedItems")], at, child, item, seen)?
             };
             if !ok {
                 valid = false;

@@ -759,6 +759,45 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         self.enter::<TRACK>(id, v, ev)
     }
 
+    /// [`Vm::node`] while recording, past its quiet pre-check: the memo
+    /// for [`NodeFlags::MEMO`] nodes, else the general entry.
+    #[inline(always)]
+    fn node_recorded<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        if self.program.node(id).flags().contains(NodeFlags::MEMO) && !self.annotating() {
+            return self.memoized::<TRACK>(id, v, ev);
+        }
+        self.enter::<TRACK>(id, v, ev)
+    }
+
+    /// Evaluates child node `id` against `v` one step further along the
+    /// evaluation path (and, if given, the instance). While recording
+    /// errors (not output units), the child is first checked quietly, as
+    /// [`Vm::node`] would, but before the paths grow: a child that passes,
+    /// the usual case, costs no location bookkeeping.
+    #[inline(always)]
+    fn descend_node<const TRACK: bool>(
+        &mut self,
+        keyword: &[KeywordStep<'p>],
+        instance: Option<InstanceStep<'v>>,
+        id: NodeId,
+        v: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Flow {
+        if !M::COLLECT || self.unobserved() {
+            // No path is kept (as in `descend`).
+            return self.node::<TRACK>(id, v, ev);
+        }
+        if !M::ANNOTATE && self.meter.depth > 0 {
+            if self.program.node(id).flags().contains(NodeFlags::ALWAYS_VALID)
+                || self.passes_quietly::<TRACK>(id, v, ev)?
+            {
+                return Ok(true);
+            }
+            return self.descend(keyword, instance, |vm| vm.node_recorded::<TRACK>(id, v, ev));
+        }
+        self.descend(keyword, instance, |vm| vm.node::<TRACK>(id, v, ev))
+    }
+
     /// Looks node `id` up once for a loop that applies it to many values
     /// while nothing is recorded or annotated ([`Vm::unobserved`], not
     /// [`Mode::ANNOTATE`]): [`Vm::run_prepared`] then evaluates it as
@@ -984,7 +1023,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     ) -> Flow {
         let mut valid = true;
         for (step, child) in children {
-            let ok = self.descend(&[KeywordStep::Word(keyword), step], None, |vm| vm.node::<TRACK>(child, v, ev))?;
+            let ok = self.descend_node::<TRACK>(&[KeywordStep::Word(keyword), step], None, child, v, ev)?;
             if !ok {
                 valid = false;
                 if !self.collecting() {
@@ -1024,7 +1063,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         };
         let (branch, keyword) = if passed { (c.then, "then") } else { (c.otherwise, "else") };
         match branch {
-            Some(node) => self.descend(&[KeywordStep::Word(keyword)], None, |vm| vm.node::<TRACK>(node, v, ev)),
+            Some(node) => self.descend_node::<TRACK>(&[KeywordStep::Word(keyword)], None, node, v, ev),
             None => Ok(true),
         }
     }
@@ -1032,7 +1071,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// `$ref` with a static target.
     #[inline(never)]
     fn static_ref<const TRACK: bool>(&mut self, target: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        self.descend(&[KeywordStep::Word("$ref")], None, |vm| vm.node::<TRACK>(target, v, ev))
+        self.descend_node::<TRACK>(&[KeywordStep::Word("$ref")], None, target, v, ev)
     }
 
     /// `$dynamicRef` / `$recursiveRef` through the dynamic scope.
@@ -1040,7 +1079,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     fn dynamic_ref<const TRACK: bool>(&mut self, id: DynamicRefId, v: &'v Value, ev: &mut Evaluated) -> Flow {
         let d = self.program.dynamic_ref(id);
         let target = self.resolve_dynamic(d);
-        self.descend(&[KeywordStep::Word(d.keyword)], None, |vm| vm.node::<TRACK>(target, v, ev))
+        self.descend_node::<TRACK>(&[KeywordStep::Word(d.keyword)], None, target, v, ev)
     }
 
     #[inline(never)]
@@ -1138,9 +1177,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         for (i, &child) in list.iter().enumerate() {
             let mut branch_ev = Evaluated::default();
             let target = if TRACK { &mut branch_ev } else { &mut *ev };
-            let ok = match self.descend(&[KeywordStep::Word(keyword), KeywordStep::Index(i)], None, |vm| {
-                vm.node::<TRACK>(child, v, target)
-            }) {
+            let ok = match self.descend_node::<TRACK>(
+                &[KeywordStep::Word(keyword), KeywordStep::Index(i)],
+                None,
+                child,
+                v,
+                target,
+            ) {
                 Ok(ok) => ok,
                 Err(reason) => {
                     // The errors of an unfinished branch are tentative (another

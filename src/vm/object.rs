@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
-    Entry, Instr, NodeFlags, NodeId, ObjectChecks, PropertyEntry, QuickCheck, RegexId, StringChecks,
+    Entry, Instr, NodeFlags, NodeId, ObjectChecks, PropertyEntry, QuickCheck, RegexId, StringChecks, empty_of,
 };
 use schemavm_compiler::value::JsonType;
 
@@ -35,9 +35,10 @@ enum NameCheck<'p> {
     String(&'p StringChecks),
 }
 
-/// Whether an entry's `properties` schema is checked in the first pass.
-fn checked_early(entry: &PropertyEntry) -> bool {
-    entry.check != QuickCheck::Deferred
+/// Whether an entry's `properties` schema is checked on `value` in the
+/// first pass.
+fn checked_early(entry: &PropertyEntry, value: &Value) -> bool {
+    entry.check.in_place(value)
 }
 
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
@@ -171,7 +172,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                                     return Ok(false);
                                 }
                             }
-                            QuickCheck::Deferred => {
+                            QuickCheck::EmptyPasses(kind) if empty_of(value, kind) => {}
+                            QuickCheck::Deferred | QuickCheck::EmptyPasses(_) => {
                                 if deferred == 0 {
                                     first = Some((node, value));
                                 } else if deferred < DEFERRED_INLINE {
@@ -209,7 +211,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         QuickCheck::Valid => true,
                         QuickCheck::Invalid => false,
                         QuickCheck::Types(types) => types.admits(value, self.strict_integers),
-                        QuickCheck::Early | QuickCheck::Deferred => self.node::<false>(node, value, ev)?,
+                        QuickCheck::Early | QuickCheck::Deferred | QuickCheck::EmptyPasses(_) => {
+                            self.node::<false>(node, value, ev)?
+                        }
                     };
                     if !ok {
                         return Ok(false);
@@ -318,17 +322,19 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let (Some(entry), Some(name)) = (c.entries.get(idx as usize), c.names.key(idx)) else {
                 continue;
             };
-            let Some(node) = entry.schema.filter(|_| !checked_early(entry)) else {
+            let Some(node) = entry.schema.filter(|_| !checked_early(entry, value)) else {
                 continue;
             };
             if done > 0 {
                 done -= 1;
                 continue;
             }
-            let ok = self.descend(
+            let ok = self.descend_node::<false>(
                 &[KeywordStep::Word("properties"), KeywordStep::Word(name)],
                 Some(InstanceStep::Key(key)),
-                |vm| vm.node::<false>(node, value, ev),
+                node,
+                value,
+                ev,
             )?;
             if !ok {
                 valid = false;
@@ -407,11 +413,14 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     if M::ANNOTATE {
                         self.annotate_item("properties", Value::String(key.to_string()))?;
                     }
-                    if checked_early(entry) {
-                        valid &=
-                            self.descend(&[KeywordStep::Word("properties"), KeywordStep::Word(name)], at, |vm| {
-                                vm.node::<false>(node, value, ev)
-                            })?;
+                    if checked_early(entry, value) {
+                        valid &= self.descend_node::<false>(
+                            &[KeywordStep::Word("properties"), KeywordStep::Word(name)],
+                            at,
+                            node,
+                            value,
+                            ev,
+                        )?;
                         if !valid && !self.collecting() {
                             return Ok((false, evaluated, required));
                         }
@@ -435,10 +444,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
             matched_pattern = true;
             evaluated = true;
-            valid &= self.descend(
+            valid &= self.descend_node::<false>(
                 &[KeywordStep::Word("patternProperties"), KeywordStep::Word(regex.pattern())],
                 at,
-                |vm| vm.node::<false>(node, value, ev),
+                node,
+                value,
+                ev,
             )?;
             if !valid && !self.collecting() {
                 return Ok((false, evaluated, required));
@@ -512,7 +523,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
             return Ok(false);
         }
-        self.descend(&[KeywordStep::Word(keyword)], at, |vm| vm.node::<false>(node, value, ev))
+        self.descend_node::<false>(&[KeywordStep::Word(keyword)], at, node, value, ev)
     }
 
     /// `unevaluatedProperties`: properties nothing else evaluated must
@@ -545,9 +556,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 false
             } else {
                 let seen = &mut *ev;
-                self.descend(&[KeywordStep::Word("unevaluatedProperties")], at, |vm| {
-                    vm.node::<false>(child, value, seen)
-                })?
+                self.descend_node::<false>(&[KeywordStep::Word("unevaluatedProperties")], at, child, value, seen)?
             };
             if ok {
                 ev.props.set(i);

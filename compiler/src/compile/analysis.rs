@@ -224,13 +224,32 @@ pub(super) fn set_entries(program: &mut Program) {
             Entry::Full
         };
     }
+    // The container type whose empty value each node passes without
+    // work: a node that is one array (object) instruction whose bounds
+    // admit an empty array (object).
+    let empty_passes: Vec<Option<JsonType>> = program
+        .nodes
+        .iter()
+        .map(|n| match program.code.get(code_range(n)) {
+            Some([Instr::Array(a)]) if program.arrays.get(a.index()).is_some_and(ArrayChecks::admits_empty) => {
+                Some(JsonType::Array)
+            }
+            Some([Instr::Object(o)]) if program.objects.get(o.index()).is_some_and(ObjectChecks::admits_empty) => {
+                Some(JsonType::Object)
+            }
+            _ => None,
+        })
+        .collect();
     let Program { nodes, objects, .. } = program;
-    let check = |schema: Option<NodeId>| match schema.and_then(|n| nodes.get(n.index())) {
-        Some(n) if n.entry == Entry::Valid => QuickCheck::Valid,
-        Some(n) if n.entry == Entry::Invalid => QuickCheck::Invalid,
-        Some(n) if n.entry == Entry::Types => QuickCheck::Types(n.types),
-        Some(n) if n.flags.contains(NodeFlags::CHEAP) => QuickCheck::Early,
-        _ => QuickCheck::Deferred,
+    let check = |schema: Option<NodeId>| match schema.and_then(|n| nodes.get(n.index()).map(|node| (n, node))) {
+        Some((_, n)) if n.entry == Entry::Valid => QuickCheck::Valid,
+        Some((_, n)) if n.entry == Entry::Invalid => QuickCheck::Invalid,
+        Some((_, n)) if n.entry == Entry::Types => QuickCheck::Types(n.types),
+        Some((_, n)) if n.flags.contains(NodeFlags::CHEAP) => QuickCheck::Early,
+        Some((id, _)) => {
+            empty_passes.get(id.index()).copied().flatten().map_or(QuickCheck::Deferred, QuickCheck::EmptyPasses)
+        }
+        None => QuickCheck::Deferred,
     };
     // A quiet scan evaluates a property's schema past its forwarding
     // `$ref`s (at most `FORWARD_HOPS` of them; a longer chain, even a
@@ -591,4 +610,66 @@ fn find_unguarded_cycle(program: &Program, in_place: &Adjacency) -> Result<(), C
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::bytecode::{Instr, ObjectChecks, Program, QuickCheck};
+    use crate::value::JsonType;
+    use crate::{CompileOptions, compile};
+
+    /// The root's object instruction.
+    fn root_object(program: &Program) -> &ObjectChecks {
+        let object = program.code(program.root()).iter().find_map(|i| match i {
+            Instr::Object(o) => Some(*o),
+            _ => None,
+        });
+        program.object(object.expect("an object instruction"))
+    }
+
+    /// Each property's quick check, by name.
+    fn checks(object: &ObjectChecks) -> Vec<(String, QuickCheck)> {
+        object.names.keys().zip(object.entries.iter()).map(|(k, e)| (k.to_string(), e.check)).collect()
+    }
+
+    #[test]
+    fn deferred_containers_that_admit_empty_values_pass_them_at_once() {
+        let schema = json!({"properties": {
+            "list": {"type": "array", "items": {"properties": {"x": {"type": "integer"}}}},
+            "nonempty": {"type": "array", "minItems": 1, "items": {"properties": {"x": {"type": "integer"}}}},
+            "record": {"type": "object", "properties": {"y": {"type": "array", "items": {"type": "string"}}}},
+            "needs": {"required": ["k"], "properties": {"k": {"type": "array", "items": {"type": "string"}}}},
+            "both": {"type": "array", "items": {"type": "object"}, "not": {"const": []}},
+            "flag": {"type": "boolean"}
+        }});
+        let program = compile(&schema, &CompileOptions::default()).expect("compiles");
+        let mut found = checks(root_object(&program));
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        let find = |name: &str| found.iter().find(|(k, _)| k == name).map(|(_, c)| *c);
+        assert_eq!(find("list"), Some(QuickCheck::EmptyPasses(JsonType::Array)));
+        assert_eq!(find("record"), Some(QuickCheck::EmptyPasses(JsonType::Object)));
+        assert_eq!(find("nonempty"), Some(QuickCheck::Deferred));
+        assert_eq!(find("needs"), Some(QuickCheck::Deferred));
+        // Two instructions: `not` must run on an empty array too.
+        assert_eq!(find("both"), Some(QuickCheck::Deferred));
+        assert!(matches!(find("flag"), Some(QuickCheck::Types(_))));
+    }
+
+    #[test]
+    fn passing_sizes_combine_counts_required_names_and_closure() {
+        let sizes =
+            |schema| root_object(&compile(&schema, &CompileOptions::default()).expect("compiles")).passing_sizes;
+        let open = json!({"properties": {"a": true, "b": true}, "required": ["a"], "maxProperties": 5});
+        assert_eq!(sizes(open), (1, 5));
+        let closed = json!({"properties": {"a": true, "b": true}, "minProperties": 2, "additionalProperties": false});
+        assert_eq!(sizes(closed), (2, 2));
+        let patterns =
+            json!({"properties": {"a": true}, "patternProperties": {"^x": true}, "additionalProperties": false});
+        assert_eq!(sizes(patterns), (0, u64::MAX));
+        let required_only =
+            json!({"properties": {"a": true}, "required": ["a", "b", "c"], "additionalProperties": false});
+        assert_eq!(sizes(required_only), (3, 1));
+    }
 }
