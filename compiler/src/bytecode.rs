@@ -656,34 +656,29 @@ pub enum QuickCheck {
     /// passed (a large sibling is not walked before a discriminator fails).
     #[default]
     Deferred,
-    /// As [`QuickCheck::Deferred`], except that an empty array or object
-    /// (of this type) passes at once: the schema is one instruction for
-    /// that type, whose bounds admit it empty (`tags: []`, `meta: {}`).
-    EmptyPasses(JsonType),
+    /// As [`QuickCheck::Deferred`], except that an empty array passes at
+    /// once: the schema is one array instruction whose bounds admit it
+    /// (`tags: []`).
+    EmptyArrayPasses,
+    /// As [`QuickCheck::Deferred`], except that an empty object passes at
+    /// once: the schema is one object instruction that admits it
+    /// (`meta: {}`).
+    EmptyObjectPasses,
 }
 
 impl QuickCheck {
     /// Whether a scan decides `value` during its pass: every check but
-    /// the deferred ones, and an empty value [`QuickCheck::EmptyPasses`]
-    /// admits.
+    /// the deferred ones, and an empty value that
+    /// [`QuickCheck::EmptyArrayPasses`] or
+    /// [`QuickCheck::EmptyObjectPasses`] admits.
     #[inline(always)]
     pub fn in_place(self, value: &Value) -> bool {
         match self {
             QuickCheck::Deferred => false,
-            QuickCheck::EmptyPasses(kind) => empty_of(value, kind),
+            QuickCheck::EmptyArrayPasses => matches!(value, Value::Array(items) if items.is_empty()),
+            QuickCheck::EmptyObjectPasses => matches!(value, Value::Object(map) if map.is_empty()),
             _ => true,
         }
-    }
-}
-
-/// Whether `value` is an empty array (for `kind` array) or an empty
-/// object (for `kind` object).
-#[inline(always)]
-pub fn empty_of(value: &Value, kind: JsonType) -> bool {
-    match value {
-        Value::Array(items) => kind == JsonType::Array && items.is_empty(),
-        Value::Object(map) => kind == JsonType::Object && map.is_empty(),
-        _ => false,
     }
 }
 

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
-    Entry, Instr, NodeFlags, NodeId, ObjectChecks, PropertyEntry, QuickCheck, RegexId, StringChecks, empty_of,
+    Entry, Instr, NodeFlags, NodeId, ObjectChecks, PropertyEntry, QuickCheck, RegexId, StringChecks,
 };
 use schemavm_compiler::value::JsonType;
 
@@ -172,8 +172,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                                     return Ok(false);
                                 }
                             }
-                            QuickCheck::EmptyPasses(kind) if empty_of(value, kind) => {}
-                            QuickCheck::Deferred | QuickCheck::EmptyPasses(_) => {
+                            QuickCheck::EmptyArrayPasses if matches!(value, Value::Array(a) if a.is_empty()) => {}
+                            QuickCheck::EmptyObjectPasses if matches!(value, Value::Object(m) if m.is_empty()) => {}
+                            QuickCheck::Deferred | QuickCheck::EmptyArrayPasses | QuickCheck::EmptyObjectPasses => {
                                 if deferred == 0 {
                                     first = Some((node, value));
                                 } else if deferred < DEFERRED_INLINE {
@@ -211,9 +212,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         QuickCheck::Valid => true,
                         QuickCheck::Invalid => false,
                         QuickCheck::Types(types) => types.admits(value, self.strict_integers),
-                        QuickCheck::Early | QuickCheck::Deferred | QuickCheck::EmptyPasses(_) => {
-                            self.node::<false>(node, value, ev)?
-                        }
+                        QuickCheck::Early
+                        | QuickCheck::Deferred
+                        | QuickCheck::EmptyArrayPasses
+                        | QuickCheck::EmptyObjectPasses => self.node::<false>(node, value, ev)?,
                     };
                     if !ok {
                         return Ok(false);

@@ -224,20 +224,20 @@ pub(super) fn set_entries(program: &mut Program) {
             Entry::Full
         };
     }
-    // The container type whose empty value each node passes without
-    // work: a node that is one array (object) instruction whose bounds
+    // How each node is checked when deferred: passing its empty value
+    // without work if it is one array (object) instruction whose bounds
     // admit an empty array (object).
-    let empty_passes: Vec<Option<JsonType>> = program
+    let deferred: Vec<QuickCheck> = program
         .nodes
         .iter()
         .map(|n| match program.code.get(code_range(n)) {
             Some([Instr::Array(a)]) if program.arrays.get(a.index()).is_some_and(ArrayChecks::admits_empty) => {
-                Some(JsonType::Array)
+                QuickCheck::EmptyArrayPasses
             }
             Some([Instr::Object(o)]) if program.objects.get(o.index()).is_some_and(ObjectChecks::admits_empty) => {
-                Some(JsonType::Object)
+                QuickCheck::EmptyObjectPasses
             }
-            _ => None,
+            _ => QuickCheck::Deferred,
         })
         .collect();
     let Program { nodes, objects, .. } = program;
@@ -246,9 +246,7 @@ pub(super) fn set_entries(program: &mut Program) {
         Some((_, n)) if n.entry == Entry::Invalid => QuickCheck::Invalid,
         Some((_, n)) if n.entry == Entry::Types => QuickCheck::Types(n.types),
         Some((_, n)) if n.flags.contains(NodeFlags::CHEAP) => QuickCheck::Early,
-        Some((id, _)) => {
-            empty_passes.get(id.index()).copied().flatten().map_or(QuickCheck::Deferred, QuickCheck::EmptyPasses)
-        }
+        Some((id, _)) => deferred.get(id.index()).copied().unwrap_or_default(),
         None => QuickCheck::Deferred,
     };
     // A quiet scan evaluates a property's schema past its forwarding
@@ -617,7 +615,6 @@ mod tests {
     use serde_json::json;
 
     use crate::bytecode::{Instr, ObjectChecks, Program, QuickCheck};
-    use crate::value::JsonType;
     use crate::{CompileOptions, compile};
 
     /// The root's object instruction.
@@ -648,8 +645,8 @@ mod tests {
         let mut found = checks(root_object(&program));
         found.sort_by(|a, b| a.0.cmp(&b.0));
         let find = |name: &str| found.iter().find(|(k, _)| k == name).map(|(_, c)| *c);
-        assert_eq!(find("list"), Some(QuickCheck::EmptyPasses(JsonType::Array)));
-        assert_eq!(find("record"), Some(QuickCheck::EmptyPasses(JsonType::Object)));
+        assert_eq!(find("list"), Some(QuickCheck::EmptyArrayPasses));
+        assert_eq!(find("record"), Some(QuickCheck::EmptyObjectPasses));
         assert_eq!(find("nonempty"), Some(QuickCheck::Deferred));
         assert_eq!(find("needs"), Some(QuickCheck::Deferred));
         // Two instructions: `not` must run on an empty array too.
