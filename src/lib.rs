@@ -410,7 +410,7 @@ impl Validator {
         let c = &*self.inner;
         let mut vm = Vm::<Collect>::new(&c.program, &c.formats, budget);
         let result = vm.run_root(instance);
-        let mut errors = std::mem::take(&mut vm.errors).into_vec();
+        let mut errors = std::mem::take(&mut vm.errors);
         match result {
             Err(reason) => errors.push(exhausted_error(reason, vm.meter.used())),
             Ok(false) if vm.truncated() || errors.is_empty() => {

@@ -76,6 +76,9 @@ pub(crate) trait Mode {
     /// The errors and the evaluation and instance paths: [`Nowhere`] (no
     /// storage, no drop glue) in [`Fast`], which never records them.
     type Stack<T>: Stack<T>;
+    /// The errors recorded: [`Nowhere`] in [`Fast`]; a `Vec` in the
+    /// recording modes, handed to the caller as it is.
+    type Errors: Stack<ValidationError>;
     /// The bookkeeping of recorded errors: `()` in [`Fast`] (nothing to
     /// set up per validation), [`Record`] in the recording modes.
     type Record: RecordSlot;
@@ -97,6 +100,7 @@ impl Mode for Fast {
     const COLLECT: bool = false;
     type Units = ();
     type Stack<T> = Nowhere<T>;
+    type Errors = Nowhere<ValidationError>;
     type Record = ();
 }
 
@@ -105,14 +109,15 @@ pub(crate) struct Collect;
 impl Mode for Collect {
     const COLLECT: bool = true;
     type Units = ();
-    /// Short paths and error lists stay inside the VM (no allocation
-    /// until they grow past [`INLINE_STACK`]).
+    /// Short paths stay inside the VM (no allocation until they grow
+    /// past [`INLINE_STACK`]).
     type Stack<T> = SmallVec<[T; INLINE_STACK]>;
+    type Errors = Vec<ValidationError>;
     type Record = Record;
 }
 
-/// How many errors, path steps and keyword steps the collecting VM keeps
-/// before allocating.
+/// How many path steps and keyword steps the collecting VM keeps before
+/// allocating.
 const INLINE_STACK: usize = 8;
 
 /// Every error, plus an output unit per subschema evaluation with its
@@ -123,6 +128,7 @@ impl Mode for Annotate {
     const ANNOTATE: bool = true;
     type Units = output::Units;
     type Stack<T> = SmallVec<[T; INLINE_STACK]>;
+    type Errors = Vec<ValidationError>;
     type Record = Record;
     #[inline(always)]
     fn units(store: &output::Units) -> Option<&output::Units> {
@@ -256,6 +262,36 @@ impl<T, const N: usize> Stack<T> for SmallVec<[T; N]> {
     #[inline(always)]
     fn into_vec(self) -> Vec<T> {
         SmallVec::into_vec(self)
+    }
+}
+
+impl<T> Stack<T> for Vec<T> {
+    #[inline(always)]
+    fn push(&mut self, item: T) {
+        Vec::push(self, item);
+    }
+    #[inline(always)]
+    fn pop(&mut self) -> Option<T> {
+        Vec::pop(self)
+    }
+    #[inline(always)]
+    fn truncate(&mut self, len: usize) {
+        Vec::truncate(self, len);
+    }
+    #[inline(always)]
+    fn extend_from_slice(&mut self, items: &[T])
+    where
+        T: Copy,
+    {
+        Extend::extend(self, items.iter().copied());
+    }
+    #[inline(always)]
+    fn split_off(&mut self, at: usize) -> SmallVec<[T; INLINE_STACK]> {
+        self.drain(at.min(self.len())..).collect()
+    }
+    #[inline(always)]
+    fn into_vec(self) -> Vec<T> {
+        self
     }
 }
 
@@ -555,7 +591,7 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
     scope: Spare<DynamicScope>,
     /// Error recording (nothing in `Fast`).
     record: M::Record,
-    pub(crate) errors: M::Stack<ValidationError>,
+    pub(crate) errors: M::Errors,
     instance_path: M::Stack<InstanceStep<'v>>,
     keyword_path: M::Stack<KeywordStep<'p>>,
     /// A reusable string value for checking property names.
