@@ -477,15 +477,20 @@ impl ValidationError {
     pub(crate) fn record(
         write: impl FnOnce(&mut TextWriter<'_>, &mut InlinePath) -> (usize, Option<InstanceLocation>),
     ) -> ValidationError {
-        let mut data = Box::new(ErrorData {
-            instance_location: OnceLock::new(),
-            inline: InlinePath::default(),
-            locations: LocationText::default(),
-            keyword_end: 0,
-            kind: Detail::Ready(ErrorKind::False),
-            found: Seen::Ready(None),
-            options: MessageOptions::default(),
-        });
+        // Allocated first, then filled: the value is written into the box,
+        // not built on the stack and copied in.
+        let mut data = Box::write(
+            Box::new_uninit(),
+            ErrorData {
+                instance_location: OnceLock::new(),
+                inline: InlinePath::default(),
+                locations: LocationText::default(),
+                keyword_end: 0,
+                kind: Detail::Ready(ErrorKind::False),
+                found: Seen::Ready(None),
+                options: MessageOptions::default(),
+            },
+        );
         let ErrorData { inline, locations, .. } = &mut *data;
         let mut text = TextWriter::fill(locations);
         let (keyword_end, built) = write(&mut text, inline);
