@@ -47,9 +47,10 @@ use serde_json::Value;
 use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
-    ArrayId, CondId, ContentId, Discriminator, DynamicRefId, Entry, Instr, ListId, NodeFlags, NodeId, NumberId,
-    ObjectId, Program, ResourceId, StringId,
+    ArrayId, CondId, ContentId, Discriminator, DynamicRefId, Entry, Instr, ListId, NodeFlags, NodeId, NumberChecks,
+    NumberId, ObjectId, Program, ResourceId, StringId,
 };
+use schemavm_compiler::number::Divisor;
 use schemavm_compiler::value::TypeSet;
 
 pub(crate) use annotations::Evaluated;
@@ -999,9 +1000,25 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         Ok(false)
     }
 
+    /// The number checks. An integer checked against a machine-integer
+    /// range with nothing recorded, the usual case, is decided here; the
+    /// rest, out of line, keeps this path's registers few.
     #[inline(never)]
     fn number_instr(&mut self, id: NumberId, v: &'v Value) -> Flow {
         let c = self.program.number(id);
+        if let (Value::Number(n), Some((lo, hi))) = (v, c.integer_range) {
+            if let (false, Some(i)) = (self.collecting(), n.as_i64()) {
+                self.meter.charge(1)?;
+                let multiple = |m: Divisor| m.divides(i.unsigned_abs());
+                return Ok(lo <= i && i <= hi && c.integer_multiple.is_none_or(multiple));
+            }
+        }
+        self.number_checks(c, v)
+    }
+
+    /// [`Vm::number_instr`] past its integer range shortcut.
+    #[inline(never)]
+    fn number_checks(&mut self, c: &'p NumberChecks, v: &'v Value) -> Flow {
         match v {
             Value::Number(n) => self.check_number(c, n, v),
             _ => self.required_kind(c.type_fused, v),

@@ -4,7 +4,7 @@
 use serde_json::{Number, Value};
 
 use schemavm_compiler::bytecode::{ContentChecks, EnumId, FormatCheck, NumberChecks, StringChecks, ValueId};
-use schemavm_compiler::number::{Divisor, Num};
+use schemavm_compiler::number::Num;
 use schemavm_compiler::value::{self, JsonType, TypeSet};
 
 use super::{Flow, Mode, Vm};
@@ -114,15 +114,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 
     /// The number checks on `n` (the number of `v`), with an `integer`
-    /// type fused in if [`NumberChecks::integers_only`].
+    /// type fused in if [`NumberChecks::integers_only`]. (An integer in
+    /// the machine range is decided by [`Vm::number_instr`] unless errors
+    /// are recorded.)
     #[inline]
     pub(super) fn check_number(&mut self, c: &'p NumberChecks, n: &'v Number, v: &'v Value) -> Flow {
         if !self.collecting() {
-            if let (Some((lo, hi)), Some(i)) = (c.integer_range, n.as_i64()) {
-                self.meter.charge(1)?;
-                let multiple = |m: Divisor| m.divides(i.unsigned_abs());
-                return Ok(lo <= i && i <= hi && c.integer_multiple.is_none_or(multiple));
-            }
             if c.integers_only && !TypeSet::single(JsonType::Integer).admits(v, self.strict_integers) {
                 return Ok(false);
             }
