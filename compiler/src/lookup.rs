@@ -72,6 +72,41 @@ impl Signature {
     }
 }
 
+/// Whether byte strings `a` and `b` are equal: short ones (most object
+/// keys) compared by a few overlapping word loads, inline, where a call
+/// to `memcmp` costs more than the comparison; long ones by `memcmp`. Out
+/// of line, so that the lookups it serves stay small where they are
+/// inlined.
+#[inline(never)]
+pub fn bytes_equal(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| s.get(at..at + 8).and_then(|w| w.try_into().ok()).map(u64::from_ne_bytes);
+    let half = |s: &[u8], at: usize| s.get(at..at + 4).and_then(|w| w.try_into().ok()).map(u32::from_ne_bytes);
+    match n {
+        0..=3 => a == b,
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=WORDS_INLINE_MAX => {
+            // Words from the start, the last one ending at the end
+            // (overlapping the one before).
+            let mut at = 0;
+            while at + 8 < n {
+                if word(a, at) != word(b, at) {
+                    return false;
+                }
+                at += 8;
+            }
+            word(a, n - 8) == word(b, n - 8)
+        }
+        _ => a == b,
+    }
+}
+
+/// Longer byte strings are compared by `memcmp`.
+const WORDS_INLINE_MAX: usize = 64;
+
 /// One entry: a key's signature, its index and its payload (an empty
 /// slot has the length [`EMPTY_LEN`]). The signature is stored flat so
 /// that `len` and `index` share a word: a slot with an eight-byte
@@ -161,7 +196,7 @@ impl<P: Copy + Default> KeyTable<P> {
     /// Whether `slot`, whose signature equals `key`'s, holds `key`.
     #[inline]
     fn confirms(&self, slot: &Slot<P>, key: &str, sig: &Signature) -> bool {
-        sig.exact() || self.keys.get(slot.index as usize).is_some_and(|k| **k == *key)
+        sig.exact() || self.keys.get(slot.index as usize).is_some_and(|k| bytes_equal(k.as_bytes(), key.as_bytes()))
     }
 
     /// The index of `key`, if present.
@@ -237,6 +272,35 @@ mod tests {
             }
             assert_eq!(t.find("missing"), None);
             assert_eq!(t.find(""), None);
+        }
+    }
+
+    #[test]
+    fn byte_strings_of_every_short_length_compare_exactly() {
+        for n in 0..=80usize {
+            let a: Vec<u8> = (0..n).map(|i| (i * 31 % 251) as u8).collect();
+            assert!(bytes_equal(&a, &a.clone()), "{n}");
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] ^= 0x20;
+                assert!(!bytes_equal(&a, &b), "{n} {at}");
+            }
+            assert!(!bytes_equal(&a, &a[..n.saturating_sub(1)]) || n == 0);
+        }
+    }
+
+    #[test]
+    fn long_keys_differing_in_one_middle_byte_are_told_apart() {
+        for n in 17..=72 {
+            let key: String = (0..n).map(|i| char::from(b'a' + (i * 7 % 26) as u8)).collect();
+            let table = KeyTable::<()>::new(vec![key.clone().into(), "other".into()]);
+            assert_eq!(table.find(&key), Some(0), "{n}");
+            for at in 0..n {
+                let mut bytes = key.clone().into_bytes();
+                bytes[at] = b'A';
+                let near = String::from_utf8(bytes).unwrap();
+                assert_eq!(table.find(&near), None, "{n} {at}");
+            }
         }
     }
 
