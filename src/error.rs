@@ -9,7 +9,7 @@ use serde_json::{Number, Value};
 use schemavm_compiler::Format;
 use schemavm_compiler::value::{JsonType, TypeSet};
 
-use crate::location::{InlinePath, InstanceLocation, LocationText, PathSegment, TextWriter};
+use crate::location::{InlinePath, InstanceLocation, LocationText, Mark, PathSegment, TextWriter};
 use crate::message::MessageOptions;
 
 /// Why an evaluation stopped before reaching a verdict.
@@ -469,13 +469,13 @@ impl ValidationError {
     /// place: into the text, its keyword location, then its absolute
     /// keyword location, then the keys of the instance location recorded
     /// into the path. `write` returns where the keyword location ends
-    /// (clamped to a character boundary) and, if the instance location
+    /// (a [`Mark`], so a character boundary) and, if the instance location
     /// did not fit in the path, the location built. Written in place,
     /// nothing read back right after it is written (which would stall on
     /// the stores).
     #[inline(always)]
     pub(crate) fn record(
-        write: impl FnOnce(&mut TextWriter<'_>, &mut InlinePath) -> (usize, Option<InstanceLocation>),
+        write: impl FnOnce(&mut TextWriter<'_>, &mut InlinePath) -> (Mark, Option<InstanceLocation>),
     ) -> ValidationError {
         // Allocated first, then filled: the value is written into the box,
         // not built on the stack and copied in.
@@ -494,10 +494,7 @@ impl ValidationError {
         let ErrorData { inline, locations, .. } = &mut *data;
         let mut text = TextWriter::fill(locations);
         let (keyword_end, built) = write(&mut text, inline);
-        let mut keyword_end = keyword_end.min(text.len());
-        while !text.is_char_boundary(keyword_end) {
-            keyword_end -= 1;
-        }
+        let keyword_end = keyword_end.position().min(text.len());
         text.finish();
         data.keyword_end = u32::try_from(keyword_end).unwrap_or(0);
         if let Some(location) = built {

@@ -202,6 +202,19 @@ fn prefix_str(bytes: &[u8], len: usize) -> &str {
     bytes.get(..len).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or_default()
 }
 
+/// A position in a [`TextWriter`]'s text, taken between pushes
+/// ([`TextWriter::mark`]): always a character boundary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Mark(usize);
+
+impl Mark {
+    /// The position, in bytes.
+    #[inline(always)]
+    pub(crate) fn position(self) -> usize {
+        self.0
+    }
+}
+
 /// Writes a new [`LocationText`] in place, its length kept aside (in a
 /// register, never read back from the text) and a long text in a
 /// `String` until [`TextWriter::finish`].
@@ -222,6 +235,13 @@ impl<'a> TextWriter<'a> {
     #[inline(always)]
     pub(crate) fn len(&self) -> usize {
         self.len
+    }
+
+    /// The position reached: between two whole pushed `str`s, so a
+    /// character boundary.
+    #[inline(always)]
+    pub(crate) fn mark(&self) -> Mark {
+        Mark(self.len)
     }
 
     /// Appends `s`.
@@ -253,32 +273,22 @@ impl<'a> TextWriter<'a> {
         self.len = end;
     }
 
-    /// Appends a copy of the bytes `range` written so far (nothing unless
-    /// `range` lies on character boundaries).
+    /// Appends a copy of the text between marks `from` and `to` (nothing
+    /// if `to` comes first). Marks fall between whole `str`s, so the copy
+    /// is whole characters; no boundary needs checking.
     #[inline(always)]
-    pub(crate) fn repeat(&mut self, range: std::ops::Range<usize>) {
-        let (start, end) = (range.start, range.end);
-        if start > end || !self.is_char_boundary(start) || !self.is_char_boundary(end) {
+    pub(crate) fn repeat(&mut self, from: Mark, to: Mark) {
+        let (start, end) = (from.0, to.0.min(self.len));
+        if start > end {
             return;
         }
         let total = self.len + (end - start);
         if self.spilled.is_none() && total <= INLINE_TEXT {
-            self.text.bytes.copy_within(range, self.len);
+            self.text.bytes.copy_within(start..end, self.len);
         } else {
-            self.spill().extend_from_within(range);
+            self.spill().extend_from_within(start..end);
         }
         self.len = total;
-    }
-
-    /// Whether byte `i` starts a character (or ends the text).
-    #[inline(always)]
-    pub(crate) fn is_char_boundary(&self, i: usize) -> bool {
-        match &self.spilled {
-            Some(text) => text.is_char_boundary(i),
-            // Whole `str`s are copied in: only continuation bytes are inside
-            // a character.
-            None => i == self.len || (i < self.len && self.text.bytes.get(i).is_some_and(|b| (*b as i8) >= -0x40)),
-        }
     }
 
     /// The text out of line (once it outgrows the inline bytes).
@@ -369,13 +379,13 @@ mod tests {
             let mut text = LocationText::default();
             let mut w = TextWriter::fill(&mut text);
             let word = "é/".repeat(repeat);
+            let start = w.mark();
             w.push_token(&word);
-            let end = w.len();
+            let end = w.mark();
             w.push_str("json-schema:///#");
-            w.repeat(0..end);
-            // Not character boundaries: nothing is copied.
-            w.repeat(2..end);
-            assert!(!w.is_char_boundary(2) && w.is_char_boundary(end));
+            w.repeat(start, end);
+            // Marks out of order: nothing is copied.
+            w.repeat(end, start);
             w.finish();
             let expected = format!("/{word}json-schema:///#/{word}");
             assert_eq!(text.as_str(), expected);

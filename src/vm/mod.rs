@@ -1448,13 +1448,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let node_location = self.program.location(self.record.get().map_or(self.program.root(), |r| r.current));
         ValidationError::record(|locations, path| {
             push_keyword_path(locations, &self.keyword_path);
-            let suffix_start = locations.len();
+            let suffix_start = locations.mark();
             for k in keyword {
                 push_token(locations, k);
             }
-            let keyword_end = locations.len();
+            let keyword_end = locations.mark();
             locations.push_str(node_location);
-            locations.repeat(suffix_start..keyword_end);
+            locations.repeat(suffix_start, keyword_end);
             let inline = self.instance_path.iter().all(|step| match *step {
                 InstanceStep::Key(k) => path.push_key(k.len()),
                 InstanceStep::Index(i) => path.push_index(i),
@@ -1621,22 +1621,32 @@ fn push_token(out: &mut impl PointerText, token: &str) {
     }
 }
 
-/// Whether `token` holds a `~` or `/` (eight bytes at a time: keywords
-/// and property names rarely do).
+/// Whether `token` holds a `~` or `/` (eight bytes at a time, the last
+/// word overlapping the one before: keywords and property names rarely
+/// do).
 fn needs_escape(token: &str) -> bool {
     /// Whether a byte of `x` is zero.
     fn has_zero(x: u64) -> bool {
         x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080 != 0
     }
     let (tilde, slash) = (u64::from_ne_bytes([b'~'; 8]), u64::from_ne_bytes([b'/'; 8]));
-    let mut chunks = token.as_bytes().chunks_exact(8);
-    let found = chunks.by_ref().any(|chunk| {
-        let mut word = [0; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_ne_bytes(word);
+    let bytes = token.as_bytes();
+    let n = bytes.len();
+    if n < 8 {
+        return bytes.iter().any(|&b| b == b'~' || b == b'/');
+    }
+    let holds = |at: usize| {
+        let x = bytes.get(at..at + 8).and_then(|w| w.try_into().ok()).map_or(0, u64::from_ne_bytes);
         has_zero(x ^ tilde) || has_zero(x ^ slash)
-    });
-    found || chunks.remainder().iter().any(|&b| b == b'~' || b == b'/')
+    };
+    let mut at = 0;
+    while at + 8 < n {
+        if holds(at) {
+            return true;
+        }
+        at += 8;
+    }
+    holds(n - 8)
 }
 
 #[cfg(test)]
@@ -1653,6 +1663,24 @@ mod tests {
         }
         assert_eq!(render_keyword_path(&[KeywordStep::Word("a/b~c")]), "/a~1b~0c");
         assert_eq!(render_keyword_path(&[]), "");
+    }
+
+    #[test]
+    fn escapes_are_found_at_every_position_and_length() {
+        for n in 0..40 {
+            let plain = "k".repeat(n);
+            assert!(!needs_escape(&plain), "{n}");
+            for at in 0..n {
+                for special in ['~', '/'] {
+                    let mut token: Vec<char> = plain.chars().collect();
+                    token[at] = special;
+                    let token: String = token.into_iter().collect();
+                    assert!(needs_escape(&token), "{token}");
+                }
+            }
+        }
+        assert!(!needs_escape("é€𝄞 unicode, no escapes"));
+        assert!(needs_escape("é€𝄞 unicode, then a ~"));
     }
 
     #[test]
