@@ -131,9 +131,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// The object keywords when no error is recorded and nothing is
     /// tracked, for an object of a passing size
-    /// ([`ObjectChecks::passing_sizes`]): one tight pass, expensive `properties` schemas deferred
-    /// (the first [`DEFERRED_INLINE`] in a buffer, any more by a second
-    /// lookup pass), nothing allocated.
+    /// ([`ObjectChecks::passing_sizes`]): one tight pass, expensive
+    /// `properties` schemas deferred (the first [`DEFERRED_INLINE`] in a
+    /// buffer, any more by a second lookup pass), nothing allocated.
     #[inline(always)]
     fn scan_quietly(
         &mut self,
