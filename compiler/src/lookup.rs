@@ -66,9 +66,8 @@ impl Signature {
     fn hash(&self) -> usize {
         const K1: u64 = 0x9e37_79b9_7f4a_7c15;
         const K2: u64 = 0xc2b2_ae3d_27d4_eb4f;
-        let h = (self.head ^ u64::from(self.len)).wrapping_mul(K1).rotate_left(29) ^ self.tail;
-        let h = h.wrapping_mul(K2);
-        (h ^ (h >> 32)) as usize
+        let h = ((self.head ^ u64::from(self.len)).wrapping_mul(K1) ^ self.tail).wrapping_mul(K2);
+        (h >> 32) as usize
     }
 }
 
