@@ -175,6 +175,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         Ok(valid)
     }
 
+    #[inline(always)]
     pub(super) fn check_string(&mut self, c: &'p StringChecks, s: &'v str) -> Flow {
         let mut valid = true;
         // A string has at most as many characters as bytes and at least a
