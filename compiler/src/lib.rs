@@ -12,6 +12,7 @@
 //! 3. The `schemavm` crate's VM runs the [`Program`].
 
 pub mod bytecode;
+pub mod bytes;
 mod compile;
 pub mod draft;
 pub mod error;

@@ -15,6 +15,8 @@
 //! only probe the clusters the schema's own keys formed: lookups stay
 //! O(longest cluster) whatever the instance.
 
+use crate::bytes;
+
 /// Tables up to this size are scanned instead of hashed.
 const LINEAR_MAX: usize = 8;
 
@@ -36,15 +38,11 @@ impl Signature {
     fn of(key: &str) -> Signature {
         let b = key.as_bytes();
         let n = b.len();
-        let load8 = |at: usize| b.get(at..at + 8).and_then(|s| s.try_into().ok()).map_or(0, u64::from_le_bytes);
-        let load4 = |at: usize| {
-            b.get(at..at + 4).and_then(|s| s.try_into().ok()).map_or(0, |w| u64::from(u32::from_le_bytes(w)))
-        };
         let byte = |at: usize| b.get(at).map_or(0, |x| u64::from(*x));
         let (head, tail) = if n >= 8 {
-            (load8(0), load8(n - 8))
+            (bytes::word(b, 0), bytes::word(b, n - 8))
         } else if n >= 4 {
-            (load4(0), load4(n - 4))
+            (bytes::half(b, 0), bytes::half(b, n - 4))
         } else if n > 0 {
             (byte(0) | byte(n / 2) << 8 | byte(n - 1) << 16, 0)
         } else {
@@ -70,41 +68,6 @@ impl Signature {
         (h >> 32) as usize
     }
 }
-
-/// Whether byte strings `a` and `b` are equal: short ones (most object
-/// keys) compared by a few overlapping word loads, inline, where a call
-/// to `memcmp` costs more than the comparison; long ones by `memcmp`. Out
-/// of line, so that the lookups it serves stay small where they are
-/// inlined.
-#[inline(never)]
-pub fn bytes_equal(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    let word = |s: &[u8], at: usize| s.get(at..at + 8).and_then(|w| w.try_into().ok()).map(u64::from_ne_bytes);
-    let half = |s: &[u8], at: usize| s.get(at..at + 4).and_then(|w| w.try_into().ok()).map(u32::from_ne_bytes);
-    match n {
-        0..=3 => a == b,
-        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
-        8..=WORDS_INLINE_MAX => {
-            // Words from the start, the last one ending at the end
-            // (overlapping the one before).
-            let mut at = 0;
-            while at + 8 < n {
-                if word(a, at) != word(b, at) {
-                    return false;
-                }
-                at += 8;
-            }
-            word(a, n - 8) == word(b, n - 8)
-        }
-        _ => a == b,
-    }
-}
-
-/// Longer byte strings are compared by `memcmp`.
-const WORDS_INLINE_MAX: usize = 64;
 
 /// One entry: a key's signature, its index and its payload (an empty
 /// slot has the length [`EMPTY_LEN`]). The signature is stored flat so
@@ -195,7 +158,7 @@ impl<P: Copy + Default> KeyTable<P> {
     /// Whether `slot`, whose signature equals `key`'s, holds `key`.
     #[inline]
     fn confirms(&self, slot: &Slot<P>, key: &str, sig: &Signature) -> bool {
-        sig.exact() || self.keys.get(slot.index as usize).is_some_and(|k| bytes_equal(k.as_bytes(), key.as_bytes()))
+        sig.exact() || self.keys.get(slot.index as usize).is_some_and(|k| bytes::equal(k.as_bytes(), key.as_bytes()))
     }
 
     /// The index of `key`, if present.
@@ -271,20 +234,6 @@ mod tests {
             }
             assert_eq!(t.find("missing"), None);
             assert_eq!(t.find(""), None);
-        }
-    }
-
-    #[test]
-    fn byte_strings_of_every_short_length_compare_exactly() {
-        for n in 0..=80usize {
-            let a: Vec<u8> = (0..n).map(|i| (i * 31 % 251) as u8).collect();
-            assert!(bytes_equal(&a, &a.clone()), "{n}");
-            for at in 0..n {
-                let mut b = a.clone();
-                b[at] ^= 0x20;
-                assert!(!bytes_equal(&a, &b), "{n} {at}");
-            }
-            assert!(!bytes_equal(&a, &a[..n.saturating_sub(1)]) || n == 0);
         }
     }
 

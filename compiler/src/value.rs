@@ -206,7 +206,7 @@ pub fn fingerprint(value: &Value) -> u64 {
     }
     fn string_bits(s: &str) -> u64 {
         let b = s.as_bytes();
-        let word = |at: usize| b.get(at..at + 8).and_then(|w| w.try_into().ok()).map_or(0, u64::from_le_bytes);
+        let word = |at: usize| crate::bytes::word(b, at);
         match b.len() {
             0 => 0,
             // Short strings by their length and three bytes: no loop.

@@ -1509,7 +1509,7 @@ const SCANNED_MEMBERS: usize = 12;
 pub(crate) fn member<'v>(map: &'v serde_json::Map<String, Value>, key: &str) -> Option<&'v Value> {
     if map.len() <= SCANNED_MEMBERS {
         map.iter()
-            .find(|(k, _)| k.len() == key.len() && schemavm_compiler::lookup::bytes_equal(k.as_bytes(), key.as_bytes()))
+            .find(|(k, _)| k.len() == key.len() && schemavm_compiler::bytes::equal(k.as_bytes(), key.as_bytes()))
             .map(|(_, v)| v)
     } else {
         map.get(key)

@@ -198,11 +198,6 @@ impl ByteSpan {
         Some(ByteSpan { lo, hi })
     }
 
-    /// Whether every byte of `word` is in the span. (No byte is below
-    /// `lo` exactly when subtracting `lo` from each byte borrows nowhere,
-    /// which the high bits show for bytes under 0x80; none is above `hi`
-    /// (at most 0x7f) exactly when adding `0x7f - hi` carries into no high
-    /// bit and no high bit was set.)
     /// [`ByteSpan::holds`] for eight bytes (a shorter slice never holds).
     #[inline(always)]
     fn holds_word(self, word: &[u8]) -> bool {
@@ -217,6 +212,11 @@ impl ByteSpan {
         words.by_ref().all(|w| self.holds_word(w)) && words.remainder().iter().all(|b| (self.lo..=self.hi).contains(b))
     }
 
+    /// Whether every byte of `word` is in the span. (No byte is below
+    /// `lo` exactly when subtracting `lo` from each byte borrows nowhere,
+    /// which the high bits show for bytes under 0x80; none is above `hi`
+    /// (at most 0x7f) exactly when adding `0x7f - hi` carries into no high
+    /// bit and no high bit was set.)
     #[inline(always)]
     fn holds(self, word: u64) -> bool {
         const ONES: u64 = 0x0101_0101_0101_0101;
