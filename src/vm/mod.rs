@@ -266,6 +266,9 @@ impl<T, const N: usize> Stack<T> for SmallVec<[T; N]> {
     }
 }
 
+/// The errors of the recording modes: they leave the VM as the `Vec` the
+/// caller gets, so they are kept in one from the start (a `SmallVec`
+/// would be copied out, or regrow from one slot).
 impl<T> Stack<T> for Vec<T> {
     #[inline(always)]
     fn push(&mut self, item: T) {

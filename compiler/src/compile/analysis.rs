@@ -496,10 +496,7 @@ fn mark_cheap(program: &mut Program) {
     for _ in 0..CHEAP_ROUNDS {
         let mut changed = false;
         for i in 0..program.nodes.len() {
-            let code = program
-                .nodes
-                .get(i)
-                .map_or(&[][..], |n| program.code.get(n.code_start as usize..n.code_end as usize).unwrap_or(&[]));
+            let code = program.nodes.get(i).and_then(|n| program.code.get(code_range(n))).unwrap_or(&[]);
             let [Instr::Not(inner)] = code else { continue };
             let Some(inner) = program.nodes.get(inner.index()) else { continue };
             let complement = inner.flags.contains(NodeFlags::TYPE_ONLY).then(|| inner.types.complement()).flatten();

@@ -57,7 +57,7 @@ fn pinned<'p>(program: &'p Program, node: NodeId, property: &str, hops: usize) -
                 let mut union: Vec<&'p str> = Vec::new();
                 let every = program.list(l).iter().all(|&n| match pinned(program, n, property, hops + 1) {
                     Some(values) => {
-                        union.extend(values.into_iter().filter(|v| !union.contains(v)).collect::<Vec<_>>());
+                        add_distinct(&mut union, values);
                         true
                     }
                     None => false,
@@ -142,6 +142,16 @@ fn candidate_properties<'p>(program: &'p Program, node: NodeId, hops: usize, out
     }
 }
 
+/// Adds to `set` the `values` it does not hold yet. (Lists of a schema's
+/// pinned values: short, so a scan beats hashing.)
+fn add_distinct<'p>(set: &mut Vec<&'p str>, values: impl IntoIterator<Item = &'p str>) {
+    for v in values {
+        if !set.contains(&v) {
+            set.push(v);
+        }
+    }
+}
+
 /// Per alternative: the values it pins the property to, if any.
 type Pins<'p> = Vec<Option<Vec<&'p str>>>;
 
@@ -163,7 +173,7 @@ impl Selectivity {
         let mut pins = 0;
         for vals in per_branch.iter().flatten() {
             pins += vals.len();
-            distinct.extend(vals.iter().filter(|v| !distinct.contains(v)).collect::<Vec<_>>());
+            add_distinct(&mut distinct, vals.iter().copied());
         }
         Selectivity { pinned: per_branch.iter().filter(|p| p.is_some()).count(), pins, values: distinct.len() }
     }

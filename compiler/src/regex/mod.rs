@@ -58,13 +58,13 @@
 //!
 //! [`Regex::memory_usage`] is the heap the compiled pattern holds at rest:
 //! the pattern text, the fast path's tables or the linear engine's programs
-//! (with the small DFA, if any) plus one freshly created match cache (each thread that matches holds one
-//! such cache, whose lazy DFA part can grow up to
-//! [`RegexLimits::cache_capacity`]). `fancy-regex` does not report its
-//! memory, so for the backtracking engine it is an upper-bound estimate from
-//! the generated syntax length and the program size, calibrated once with a
-//! counting allocator on sample patterns (the estimate was 1 to 16 times the
-//! measured heap).
+//! (with the small DFA, if any) plus one freshly created match cache (each
+//! thread that matches holds one such cache, whose lazy DFA part can grow
+//! up to [`RegexLimits::cache_capacity`]). `fancy-regex` does not report
+//! its memory, so for the backtracking engine it is an upper-bound
+//! estimate from the generated syntax length and the program size,
+//! calibrated once with a counting allocator on sample patterns (the
+//! estimate was 1 to 16 times the measured heap).
 
 mod ast;
 mod fast;
