@@ -2,7 +2,8 @@
 //! the error-collecting path: property names matched against
 //! `patternProperties` at compile time, nodes that forward to a `$ref`
 //! target, empty arrays decided before the array instruction runs,
-//! objects rejected by their property count before any is visited.
+//! objects rejected by their property count before any is visited,
+//! subschemas that pass every value decided without running them.
 
 use schemavm::Validator;
 use serde_json::{Value, json};
@@ -413,4 +414,36 @@ fn empty_containers_pass_deferred_schemas_at_once() {
     for (schema, expected) in strict.iter().zip(expected) {
         assert_eq!(agree(schema, &[json!({"a": []}), json!({"a": {}})]), expected, "{schema}");
     }
+}
+
+#[test]
+fn quietly_valid_subschemas_still_count_for_unevaluated_keywords() {
+    // `open` passes every value, but it evaluates properties and items:
+    // `unevaluated*` beside a reference to it (once, twice through the
+    // memo, or through `anyOf`/`if`) must see them.
+    let open = json!({"additionalProperties": true, "items": {}});
+    for applied in [
+        json!({"$ref": "#/$defs/open"}),
+        json!({"allOf": [{"$ref": "#/$defs/open"}, {"$ref": "#/$defs/open"}]}),
+        json!({"anyOf": [{"type": "null"}, {"$ref": "#/$defs/open"}]}),
+        json!({"if": {"type": "string"}, "then": {"$ref": "#/$defs/open"}, "else": {"$ref": "#/$defs/open"}}),
+    ] {
+        let mut schema = applied.clone();
+        schema["$defs"] = json!({"open": open});
+        schema["unevaluatedProperties"] = json!(false);
+        schema["unevaluatedItems"] = json!(false);
+        let verdicts = agree(&schema, &[json!({"a": 1, "b": [2]}), json!([1, {"x": 2}]), json!(3)]);
+        assert_eq!(verdicts, [true, true, true], "{applied}");
+    }
+    // Without `unevaluated*`, the same schemas decide nothing.
+    let schema = json!({
+        "properties": {"p": {"$ref": "#/$defs/open"}},
+        "patternProperties": {"^x-": {"$ref": "#/$defs/open"}},
+        "additionalProperties": {"$ref": "#/$defs/open"},
+        "$defs": {"open": open}
+    });
+    assert_eq!(agree(&schema, &[json!({"p": [1], "x-q": {"r": 2}, "z": null}), json!(1)]), [true, true]);
+    // Beside a check that fails, they do not hide the failure.
+    let schema = json!({"properties": {"p": {"$ref": "#/$defs/open"}}, "required": ["q"], "$defs": {"open": open}});
+    assert_eq!(agree(&schema, &[json!({"p": 1}), json!({"p": 1, "q": 2})]), [false, true]);
 }

@@ -239,6 +239,12 @@ pub enum Entry {
     Full,
     /// Every instance passes.
     Valid,
+    /// Every instance passes when nothing is tracked: the node's
+    /// instructions only apply subschemas that pass in turn, and matter
+    /// only for annotations and `unevaluated*` (`additionalProperties:
+    /// true`, a `$ref` to an annotation-only schema). A tracking
+    /// evaluation runs them as a [`Entry::Memo`] or [`Entry::Full`] node.
+    QuietValid,
     /// No instance passes.
     Invalid,
     /// A bare type check on [`Node::types`].
@@ -784,6 +790,11 @@ pub struct ObjectChecks {
     /// Whether the scan is needed at all (some entry has a schema or
     /// there are patterns, additional or property names).
     pub scans: bool,
+    /// Whether a quiet scan (nothing recorded, annotated or tracked) is
+    /// needed: some property could fail its schemas, or there are
+    /// property names to check. Without one, the quiet path checks only
+    /// the counts, `required` and the dependencies. Set with the entries.
+    pub quiet_scan: bool,
     /// The fewest and most properties an object can have and pass
     /// (inclusive): at least `minProperties` and as many as `required`
     /// names; at most `maxProperties` and, when every undeclared property

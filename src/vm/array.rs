@@ -258,7 +258,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if !M::ANNOTATE && self.unobserved() {
             let prepared = self.prepare(rest);
             for item in rest_items {
-                if !self.run_prepared::<false>(&prepared, item, ev)? {
+                if !self.run_prepared(&prepared, item, ev)? {
                     return Ok(false);
                 }
             }

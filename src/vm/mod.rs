@@ -523,7 +523,7 @@ impl QuietStart {
     pub(crate) fn new(program: &Program, budget: &Budget) -> QuietStart {
         let node = program.node(program.root());
         let root = match (node.entry(), node.first_instr()) {
-            (Entry::Valid, _) => QuietRoot::Verdict(true),
+            (Entry::Valid | Entry::QuietValid, _) => QuietRoot::Verdict(true),
             (Entry::Invalid, _) => QuietRoot::Verdict(false),
             (Entry::Types, _) => QuietRoot::Types(node.types(), program.flags().strict_integers),
             (Entry::Single, Some(&Instr::Object(id))) => QuietRoot::Object(id),
@@ -756,6 +756,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             loop {
                 match node.entry() {
                     Entry::Valid => return Ok(true),
+                    Entry::QuietValid if !TRACK => return Ok(true),
+                    Entry::QuietValid => {
+                        if node.flags().contains(NodeFlags::MEMO) {
+                            return self.memoized::<TRACK>(id, v, ev);
+                        }
+                    }
                     Entry::Invalid => return Ok(false),
                     Entry::Types => return Ok(node.types().admits(v, self.strict_integers)),
                     Entry::Direct => {
@@ -850,7 +856,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         for _ in 0..PREPARED_HOPS {
             let node = program.node(id);
             let step = match node.entry() {
-                Entry::Valid => PreparedStep::Verdict(true),
+                // Prepared nodes run untracked ([`Vm::run_prepared`]).
+                Entry::Valid | Entry::QuietValid => PreparedStep::Verdict(true),
                 Entry::Invalid => PreparedStep::Verdict(false),
                 Entry::Types => PreparedStep::Types(node.types()),
                 Entry::Direct => {
@@ -877,17 +884,17 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 
     /// Evaluates a [`Vm::prepare`]d node against `v`, as [`Vm::node`]
-    /// evaluates it.
+    /// evaluates it untracked.
     #[inline(always)]
-    fn run_prepared<const TRACK: bool>(&mut self, p: &Prepared<'p>, v: &'v Value, ev: &mut Evaluated) -> Flow {
+    fn run_prepared(&mut self, p: &Prepared<'p>, v: &'v Value, ev: &mut Evaluated) -> Flow {
         self.meter.charge(p.fuel)?;
         match p.step {
             PreparedStep::Verdict(valid) => Ok(valid),
             PreparedStep::Types(types) => Ok(types.admits(v, self.strict_integers)),
-            PreparedStep::Code(code) => self.run::<TRACK>(code, v, ev),
-            PreparedStep::Single(Some(instr)) => self.instr::<TRACK>(instr, v, ev),
+            PreparedStep::Code(code) => self.run::<false>(code, v, ev),
+            PreparedStep::Single(Some(instr)) => self.instr::<false>(instr, v, ev),
             PreparedStep::Single(None) => Ok(true),
-            PreparedStep::Node => self.node::<TRACK>(p.id, v, ev),
+            PreparedStep::Node => self.node::<false>(p.id, v, ev),
         }
     }
 

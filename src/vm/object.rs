@@ -150,7 +150,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let mut first: Option<(NodeId, &'v Value)> = None;
         let mut buffer: SmallVec<[(NodeId, &'v Value); DEFERRED_INLINE]> = SmallVec::new();
         let mut deferred = 0usize;
-        if c.scans {
+        if c.quiet_scan {
             self.meter.charge(map.len() as u64)?;
             for (key, value) in map {
                 let mut matched = false;
@@ -291,7 +291,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let program = self.program;
         let n = program.node(node);
         match n.entry() {
-            Entry::Valid => Some(NameCheck::Always(true)),
+            Entry::Valid | Entry::QuietValid => Some(NameCheck::Always(true)),
             Entry::Invalid => Some(NameCheck::Always(false)),
             Entry::Types => Some(NameCheck::Always(n.types().contains(JsonType::String))),
             Entry::Direct | Entry::Single => match program.code_of(n) {

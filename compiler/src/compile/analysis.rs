@@ -197,13 +197,16 @@ fn plan(program: &Program, rest: NodeId) -> ItemsPlan {
 /// and with them each property's [`QuickCheck`].
 pub(super) fn set_entries(program: &mut Program) {
     let dynamic_scope = program.flags.uses_dynamic_scope;
-    for node in &mut program.nodes {
+    let quietly_valid = quietly_valid(program);
+    for (node, quietly_valid) in program.nodes.iter_mut().zip(quietly_valid) {
         let f = node.flags;
         let tracks = f.contains(NodeFlags::TRACKS_PROPERTIES) || f.contains(NodeFlags::TRACKS_ITEMS);
         node.entry = if f.contains(NodeFlags::ALWAYS_VALID) {
             Entry::Valid
         } else if f.contains(NodeFlags::ALWAYS_INVALID) {
             Entry::Invalid
+        } else if quietly_valid {
+            Entry::QuietValid
         } else if f.contains(NodeFlags::TYPE_ONLY) {
             Entry::Types
         } else if !tracks
@@ -242,7 +245,7 @@ pub(super) fn set_entries(program: &mut Program) {
         .collect();
     let Program { nodes, objects, .. } = program;
     let check = |schema: Option<NodeId>| match schema.and_then(|n| nodes.get(n.index()).map(|node| (n, node))) {
-        Some((_, n)) if n.entry == Entry::Valid => QuickCheck::Valid,
+        Some((_, n)) if matches!(n.entry, Entry::Valid | Entry::QuietValid) => QuickCheck::Valid,
         Some((_, n)) if n.entry == Entry::Invalid => QuickCheck::Invalid,
         Some((_, n)) if n.entry == Entry::Types => QuickCheck::Types(n.types),
         Some((_, n)) if n.flags.contains(NodeFlags::CHEAP) => QuickCheck::Early,
@@ -264,13 +267,94 @@ pub(super) fn set_entries(program: &mut Program) {
         }
         id
     };
+    let passes =
+        |id: NodeId| nodes.get(id.index()).is_some_and(|n| matches!(n.entry, Entry::Valid | Entry::QuietValid));
     for object in objects.iter_mut() {
         object.additional_check = check(object.additional);
         for entry in object.entries.iter_mut() {
             entry.quick = entry.schema.map_or(NodeId::default(), forwarded);
             entry.check = check(entry.schema.map(|_| entry.quick));
         }
+        object.quiet_scan = object.property_names.is_some()
+            || object.additional_check != QuickCheck::Valid && object.additional.is_some()
+            || object.entries.iter().any(|e| e.schema.is_some() && e.check != QuickCheck::Valid)
+            || object.patterns.iter().any(|&(_, node)| !passes(node));
         object.summarize_entries();
+    }
+}
+
+/// Rounds of [`quietly_valid`]: each round is sound on its own, more
+/// only reach further up reference chains.
+const QUIETLY_VALID_ROUNDS: usize = 4;
+
+/// Per node: whether every value passes it when nothing is recorded,
+/// annotated or tracked, though it has instructions. Such nodes apply
+/// only subschemas that pass in turn (`additionalProperties: true`,
+/// `items: {}`, a `$ref` to an annotation-only schema, an `allOf` of
+/// them): their instructions matter for annotations and for
+/// `unevaluated*`, never for a verdict. A node starts out not quietly
+/// valid and becomes so once all its instructions are shown to pass, so
+/// a cycle never proves itself.
+fn quietly_valid(program: &Program) -> Vec<bool> {
+    let mut valid: Vec<bool> = program.nodes.iter().map(|n| n.flags.contains(NodeFlags::ALWAYS_VALID)).collect();
+    for _ in 0..QUIETLY_VALID_ROUNDS {
+        let mut changed = false;
+        // Subschemas mostly come after their parents: a backward pass
+        // settles most of them in the first round.
+        for i in (0..program.nodes.len()).rev() {
+            if valid.get(i) == Some(&true) {
+                continue;
+            }
+            let passes = |n: &NodeId| valid.get(n.index()) == Some(&true);
+            let all_pass = program.code(NodeId(i as u32)).iter().all(|instr| instr_passes(program, instr, &passes));
+            if all_pass {
+                if let Some(v) = valid.get_mut(i) {
+                    *v = true;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    valid
+}
+
+/// Whether `instr` passes every value when nothing is recorded, annotated
+/// or tracked, given which subschemas do (`passes`).
+fn instr_passes(program: &Program, instr: &Instr, passes: &impl Fn(&NodeId) -> bool) -> bool {
+    match *instr {
+        Instr::Object(o) => {
+            let o = program.object(o);
+            o.type_fused.is_none()
+                && o.min_properties.is_none()
+                && o.max_properties.is_none()
+                && o.required.is_empty()
+                && o.dependents.is_empty()
+                && o.property_names.is_none()
+                && o.entries.iter().filter_map(|e| e.schema.as_ref()).all(passes)
+                && o.patterns.iter().all(|(_, n)| passes(n))
+                && o.additional.as_ref().is_none_or(passes)
+        }
+        Instr::Array(a) => {
+            let a = program.array(a);
+            a.type_fused.is_none()
+                && a.min_items.is_none()
+                && a.max_items.is_none()
+                && !a.unique_items
+                && a.contains.is_none()
+                && a.prefix.iter().all(passes)
+                && a.rest.as_ref().is_none_or(passes)
+        }
+        Instr::AllOf(list) => program.list(list).iter().all(passes),
+        Instr::AnyOf(list) => program.list(list).iter().any(passes),
+        Instr::Ref(target) => passes(&target),
+        Instr::Cond(c) => {
+            let c = program.cond(c);
+            c.then.as_ref().is_none_or(passes) && c.otherwise.as_ref().is_none_or(passes)
+        }
+        _ => false,
     }
 }
 
@@ -611,7 +695,7 @@ fn find_unguarded_cycle(program: &Program, in_place: &Adjacency) -> Result<(), C
 mod tests {
     use serde_json::json;
 
-    use crate::bytecode::{Instr, ObjectChecks, Program, QuickCheck};
+    use crate::bytecode::{Entry, Instr, NodeId, ObjectChecks, Program, QuickCheck};
     use crate::{CompileOptions, compile};
 
     /// The root's object instruction.
@@ -665,5 +749,58 @@ mod tests {
         let required_only =
             json!({"properties": {"a": true}, "required": ["a", "b", "c"], "additionalProperties": false});
         assert_eq!(sizes(required_only), (3, 1));
+    }
+
+    /// The entry of the node at `pointer` (a JSON Pointer into `schema`).
+    fn entry_at(schema: &serde_json::Value, pointer: &str) -> Entry {
+        let program = compile(schema, &CompileOptions::default()).expect("compiles");
+        let found = (0..program.nodes.len() as u32)
+            .map(NodeId)
+            .find(|&id| program.location(id).to_string().ends_with(&format!("#{pointer}")));
+        program.node(found.unwrap_or_else(|| panic!("no node at {pointer}"))).entry()
+    }
+
+    #[test]
+    fn nodes_whose_subschemas_all_pass_are_quietly_valid() {
+        let names =
+            ["open", "alias", "either", "branches", "nested", "required", "typed", "bounded", "one", "names", "loop"];
+        let uses: serde_json::Map<String, serde_json::Value> =
+            names.iter().map(|n| (n.to_string(), json!({"$ref": format!("#/$defs/{n}")}))).collect();
+        let schema = json!({
+            "properties": uses,
+            "$defs": {
+                "open": {"additionalProperties": true, "items": {}, "description": "anything"},
+                "alias": {"$ref": "#/$defs/open"},
+                "either": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/open"}]},
+                "branches": {"if": {"type": "string"}, "then": {"$ref": "#/$defs/alias"}, "else": true},
+                "nested": {"properties": {"a": {"$ref": "#/$defs/alias"}}, "patternProperties": {"^x-": {}}},
+                "required": {"properties": {"a": true}, "required": ["a"]},
+                "typed": {"type": "object", "additionalProperties": true},
+                "bounded": {"items": {}, "maxItems": 2},
+                "one": {"oneOf": [{"$ref": "#/$defs/open"}, {"$ref": "#/$defs/open"}]},
+                "names": {"propertyNames": {"maxLength": 2}, "additionalProperties": true},
+                "loop": {"properties": {"next": {"$ref": "#/$defs/loop"}}, "additionalProperties": true}
+            }
+        });
+        for quiet in ["open", "alias", "either", "branches", "nested"] {
+            assert_eq!(entry_at(&schema, &format!("/$defs/{quiet}")), Entry::QuietValid, "{quiet}");
+        }
+        for checked in ["required", "typed", "bounded", "one", "names"] {
+            assert_ne!(entry_at(&schema, &format!("/$defs/{checked}")), Entry::QuietValid, "{checked}");
+        }
+        // A recursion is never assumed to pass: proving it would need
+        // the node itself.
+        assert_ne!(entry_at(&schema, "/$defs/loop"), Entry::QuietValid);
+    }
+
+    #[test]
+    fn objects_whose_properties_all_pass_skip_the_quiet_scan() {
+        let scan = |schema| root_object(&compile(&schema, &CompileOptions::default()).expect("compiles")).quiet_scan;
+        assert!(!scan(json!({"properties": {"a": {"description": "x"}}, "additionalProperties": true})));
+        assert!(!scan(json!({"patternProperties": {"^x-": {"additionalProperties": true}}, "required": ["a"]})));
+        assert!(scan(json!({"properties": {"a": {"type": "string"}}})));
+        assert!(scan(json!({"additionalProperties": {"type": "string"}})));
+        assert!(scan(json!({"patternProperties": {"^x-": false}})));
+        assert!(scan(json!({"propertyNames": {"maxLength": 3}})));
     }
 }

@@ -712,6 +712,7 @@ impl<'a> Lowerer<'a, '_> {
                 property_names,
                 declared,
                 scans,
+                quiet_scan: scans,
                 passing_sizes: (0, u64::MAX),
             };
             checks.summarize_entries();
