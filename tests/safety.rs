@@ -23,10 +23,24 @@ fn memoized(v: &Validator) -> usize {
     p.node_ids().filter(|n| p.node(*n).flags().contains(NodeFlags::MEMO)).count()
 }
 
+/// Nodes memoized or cheap (run again rather than memoized when few
+/// paths reach them).
+fn memoized_or_cheap(v: &Validator) -> usize {
+    let p = v.program();
+    p.node_ids()
+        .filter(|n| {
+            let f = p.node(*n).flags();
+            f.contains(NodeFlags::MEMO) || f.contains(NodeFlags::CHEAP)
+        })
+        .count()
+}
+
 #[test]
 fn exponential_in_place_fan_out_is_memoized() {
     let v = Validator::new(&chain(60, 2, "allOf", json!({"type": "integer"}))).unwrap();
-    assert!(memoized(&v) >= 59, "{} memoized", memoized(&v));
+    // The last levels apply at most 32 evaluations each: they run again.
+    assert!(memoized(&v) >= 50, "{} memoized", memoized(&v));
+    assert!(memoized_or_cheap(&v) >= 60, "{} memoized or cheap", memoized_or_cheap(&v));
     let root = v.program().cost(v.program().root());
     assert!(root.unmemoized_fan_out > 1 << 60, "{root:?}");
     assert!(root.fan_out < 200, "{root:?}");

@@ -18,7 +18,13 @@
 //! the bound. The same goes across one level of descent: a node applied to
 //! the same child by two paths (two `anyOf` arms whose `properties.a` both
 //! `$ref` it: 2^depth through recursion) is memoized too, so recursion
-//! never multiplies per instance level. What remains is polynomial:
+//! never multiplies per instance level. [`NodeFlags::CHEAP`] nodes reached
+//! by at most [`MAX_UNSHARED_PATHS`] paths are the exception: they never
+//! descend and apply a bounded number of evaluations in place, so running
+//! one again costs about what a memo lookup would (and the lookup is pure
+//! overhead when nothing is shared at run time) and multiplies nothing;
+//! they are not memoized, and each of their evaluations counts. What
+//! remains is polynomial:
 //!
 //! * fan-out of an entry = evaluations at one location after memoization,
 //!   bounded by [`Limits::max_fan_out`];
@@ -121,6 +127,11 @@ fn detached_entries(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
     }
 }
 
+/// Most paths by which a [`NodeFlags::CHEAP`] node may be reached at
+/// one location and still run again: beyond, it is memoized like any
+/// other, so the fan-out grows at most by this factor.
+const MAX_UNSHARED_PATHS: u64 = 4;
+
 /// Runs the analysis: sets [`NodeFlags::MEMO`], records [`NodeCost`]s and
 /// enforces the fan-out and in-place depth limits.
 ///
@@ -133,7 +144,8 @@ pub(super) fn analyze(program: &mut Program, in_place: &Adjacency, limits: &Limi
     let mut memo = vec![false; n];
     let mut costs = vec![NodeCost::default(); n];
     let graph = Graph::new(program, in_place);
-    let mut walk = Walk::new(&graph, n, limits.max_analysis_work);
+    let cheap = program.nodes.iter().map(|node| node.flags.contains(NodeFlags::CHEAP)).collect();
+    let mut walk = Walk::new(&graph, n, cheap, limits.max_analysis_work);
     let mut walked: Vec<Option<NodeCost>> = vec![None; n];
     for entry in entries(program, &graph) {
         let (target, hops) = forwarded(program, entry);
@@ -463,6 +475,9 @@ struct Walk {
     /// and applied in place by no node. A location's closure can reach
     /// such a node only as one of its roots.
     lone: Vec<bool>,
+    /// Per node: [`NodeFlags::CHEAP`], run again rather than memoized
+    /// when reached by few paths ([`Walk::runs_again`]).
+    cheap: Vec<bool>,
     /// Per node: the wildcard kind whose merged lone leaves
     /// [`coinciding_groups`] holds it in (`None` outside it).
     wild: Vec<Option<usize>>,
@@ -476,7 +491,7 @@ struct Walk {
 }
 
 impl Walk {
-    fn new(graph: &Graph<'_>, nodes: usize, max_work: u64) -> Walk {
+    fn new(graph: &Graph<'_>, nodes: usize, cheap: Vec<bool>, max_work: u64) -> Walk {
         let mut lone: Vec<bool> = (0..nodes)
             .map(|i| {
                 let id = NodeId(i as u32);
@@ -498,11 +513,18 @@ impl Walk {
             root_at: vec![usize::MAX; nodes],
             child_rank: vec![usize::MAX; graph.children],
             lone,
+            cheap,
             wild: vec![None; nodes],
             order: Vec::new(),
             stack: Vec::new(),
             landings: Vec::new(),
         }
+    }
+
+    /// Whether `id`, reached by `paths` paths at one location, runs again
+    /// rather than being memoized.
+    fn runs_again(&self, id: NodeId, paths: u64) -> bool {
+        paths <= MAX_UNSHARED_PATHS && self.cheap.get(id.index()) == Some(&true)
     }
 
     /// Clears what the last location set.
@@ -552,7 +574,7 @@ impl Walk {
             let Mark { paths: p, raw: naive, depth: d, .. } = self.marks.get(x.index()).copied().unwrap_or_default();
             let memoized = match memo.get_mut(x.index()) {
                 Some(m) => {
-                    *m |= p >= 2;
+                    *m |= p >= 2 && !self.runs_again(x, p);
                     *m
                 }
                 None => false,
@@ -579,7 +601,7 @@ impl Walk {
         for &(leaf, w) in leaves {
             let memoized = match memo.get_mut(leaf.index()) {
                 Some(m) => {
-                    *m |= w >= 2;
+                    *m |= w >= 2 && !self.runs_again(leaf, w);
                     *m
                 }
                 None => false,
@@ -653,6 +675,7 @@ impl Walk {
 mod tests {
     use serde_json::json;
 
+    use super::MAX_UNSHARED_PATHS;
     use crate::{CompileErrorKind, CompileOptions, Limits, compile};
 
     /// The group of property `a` at the root location: its two `a`
@@ -687,5 +710,29 @@ mod tests {
             .map(|id| program.location(id).to_string())
             .collect();
         assert_eq!(memoized, ["json-schema:///#/$defs/D"]);
+    }
+
+    /// A cheap definition runs again when a few paths reach it, each
+    /// evaluation counted; reached by more, it is memoized.
+    #[test]
+    fn cheap_nodes_reached_by_few_paths_run_again() {
+        let memo_and_fan_out = |refs: usize| {
+            let schema = json!({
+                "allOf": vec![json!({"$ref": "#/$defs/C"}); refs],
+                "$defs": {"C": {"enum": ["a", "b"]}}
+            });
+            let program = compile(&schema, &CompileOptions::default()).unwrap();
+            let memoized = program
+                .node_ids()
+                .filter(|id| program.node(*id).flags().contains(crate::bytecode::NodeFlags::MEMO))
+                .map(|id| program.location(id).to_string())
+                .collect::<Vec<_>>();
+            (memoized, program.cost(program.root()).fan_out)
+        };
+        // The root, the `$ref`s, and `C` once per path.
+        assert_eq!(memo_and_fan_out(2), (vec![], 1 + 2 + 2));
+        assert_eq!(memo_and_fan_out(MAX_UNSHARED_PATHS as usize), (vec![], 1 + 2 * MAX_UNSHARED_PATHS));
+        let refs = MAX_UNSHARED_PATHS as usize + 1;
+        assert_eq!(memo_and_fan_out(refs), (vec!["json-schema:///#/$defs/C".to_string()], 1 + refs as u64 + 1));
     }
 }
