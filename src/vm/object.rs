@@ -241,13 +241,17 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 return Ok(false);
             }
         }
-        for &(node, value) in buffer.iter() {
-            if !self.node::<false>(node, value, ev)? {
-                return Ok(false);
+        // Most objects defer at most one property: the buffer, empty
+        // then, is not even looked at.
+        if deferred > 1 {
+            for &(node, value) in buffer.iter() {
+                if !self.node::<false>(node, value, ev)? {
+                    return Ok(false);
+                }
             }
-        }
-        if deferred > DEFERRED_INLINE {
-            return self.deferred_properties(c, map, deferred, DEFERRED_INLINE, ev);
+            if deferred > DEFERRED_INLINE {
+                return self.deferred_properties(c, map, deferred, DEFERRED_INLINE, ev);
+            }
         }
         Ok(true)
     }
