@@ -19,7 +19,7 @@ use schemavm_compiler::bytecode::{
 };
 use schemavm_compiler::value::JsonType;
 
-use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Spare, Vm};
+use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Spare, Vm, member};
 use crate::error::{ErrorKind, Exhausted, Pending};
 
 /// Deferred `properties` checks kept in a buffer during a quiet scan;
@@ -224,7 +224,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
         } else {
             for &r in c.required.iter() {
-                if c.names.key(r).is_some_and(|name| map.contains_key(name)) {
+                if c.names.key(r).is_some_and(|name| member(map, name).is_some()) {
                     required_seen += 1;
                 }
             }
