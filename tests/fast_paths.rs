@@ -443,6 +443,10 @@ fn quietly_valid_subschemas_still_count_for_unevaluated_keywords() {
         "$defs": {"open": open}
     });
     assert_eq!(agree(&schema, &[json!({"p": [1], "x-q": {"r": 2}, "z": null}), json!(1)]), [true, true]);
+    // Items that all pass are not visited, but the array's own bounds
+    // still apply.
+    let schema = json!({"items": {"$ref": "#/$defs/open"}, "minItems": 2, "$defs": {"open": open}});
+    assert_eq!(agree(&schema, &[json!([1, {"a": 2}]), json!([1]), json!("x")]), [true, false, true]);
     // Beside a check that fails, they do not hide the failure.
     let schema = json!({"properties": {"p": {"$ref": "#/$defs/open"}}, "required": ["q"], "$defs": {"open": open}});
     assert_eq!(agree(&schema, &[json!({"p": 1}), json!({"p": 1, "q": 2})]), [false, true]);

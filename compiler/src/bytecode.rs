@@ -583,6 +583,9 @@ pub enum ItemsPlan {
     /// Evaluate the `rest` node per item.
     #[default]
     General,
+    /// Every item passes (the `rest` node is [`Entry::Valid`] or
+    /// [`Entry::QuietValid`]): nothing to run.
+    AllPass,
     /// Every item must have one of these types.
     Types(TypeSet),
     /// Every item must be an array of `min..=max` items of these types

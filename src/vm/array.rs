@@ -212,6 +212,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let strict = self.strict_integers;
         match plan {
             ItemsPlan::General => Ok(None),
+            ItemsPlan::AllPass => Ok(Some(true)),
             ItemsPlan::Types(types) => {
                 self.meter.charge(items.len() as u64)?;
                 Ok(Some(match Kind::of(types) {

@@ -174,6 +174,9 @@ pub(super) fn plan_items(program: &mut Program) {
 
 fn plan(program: &Program, rest: NodeId) -> ItemsPlan {
     let node = program.node(rest);
+    if matches!(node.entry, Entry::Valid | Entry::QuietValid) {
+        return ItemsPlan::AllPass;
+    }
     if node.flags.contains(NodeFlags::TYPE_ONLY) {
         return ItemsPlan::Types(node.types);
     }
@@ -695,7 +698,7 @@ fn find_unguarded_cycle(program: &Program, in_place: &Adjacency) -> Result<(), C
 mod tests {
     use serde_json::json;
 
-    use crate::bytecode::{Entry, Instr, NodeId, ObjectChecks, Program, QuickCheck};
+    use crate::bytecode::{Entry, Instr, ItemsPlan, NodeId, ObjectChecks, Program, QuickCheck};
     use crate::{CompileOptions, compile};
 
     /// The root's object instruction.
@@ -791,6 +794,22 @@ mod tests {
         // A recursion is never assumed to pass: proving it would need
         // the node itself.
         assert_ne!(entry_at(&schema, "/$defs/loop"), Entry::QuietValid);
+    }
+
+    #[test]
+    fn items_that_all_pass_are_not_visited() {
+        let plan = |schema| {
+            let program = compile(&schema, &CompileOptions::default()).expect("compiles");
+            let array = program.code(program.root()).iter().find_map(|i| match i {
+                Instr::Array(a) => Some(*a),
+                _ => None,
+            });
+            program.array(array.expect("an array instruction")).rest_plan
+        };
+        let open = json!({"$defs": {"open": {"additionalProperties": true}}, "items": {"$ref": "#/$defs/open"}});
+        assert_eq!(plan(open), ItemsPlan::AllPass);
+        assert_eq!(plan(json!({"items": {"description": "x"}, "minItems": 1})), ItemsPlan::AllPass);
+        assert_eq!(plan(json!({"items": {"required": ["a"]}})), ItemsPlan::General);
     }
 
     #[test]
