@@ -53,6 +53,30 @@ fn dynamic_anchor_in_root_resource_subschema_is_outermost() {
     assert!(!consistent(&v, &json!("x")));
 }
 
+/// differential: in 2019-09, `unevaluatedItems` sees the items that
+/// `items`, `additionalItems` and `unevaluatedItems` evaluated, not those
+/// `contains` matched (2020-12 added `contains`); here the `if`'s
+/// `contains` matches every item, so the items are evaluated in 2020-12
+/// only. `jsonschema` 0.61 says valid in both; this is the masked class
+/// `contains-2019-09`.
+#[test]
+fn contains_evaluates_items_from_2020_12_on() {
+    let schema = |dialect: &str| {
+        json!({
+            "$schema": dialect,
+            "if": {"contains": {"x-unknown": "a"}},
+            "then": {"if": {"x-unknown": 1}, "then": {"if": {"contains": {"const": "c"}}}},
+            "unevaluatedItems": false
+        })
+    };
+    let instance = json!(["c", "a", "c", "a", "c"]);
+    let v2019 = Validator::new(&schema("https://json-schema.org/draft/2019-09/schema")).unwrap();
+    assert!(!consistent(&v2019, &instance));
+    assert!(consistent(&v2019, &json!([])));
+    let v2020 = Validator::new(&schema("https://json-schema.org/draft/2020-12/schema")).unwrap();
+    assert!(consistent(&v2020, &instance));
+}
+
 /// structured: when the budget ran out inside an `anyOf`/`oneOf` branch
 /// while collecting errors, that branch's tentative errors stayed in the
 /// list, so `validate_with` returned one of them (here `/anyOf/1/type`) as

@@ -71,6 +71,12 @@ pub fn classify(schema: &Value, instance: &Value) -> Option<Divergence> {
     if has("$dynamicRef") && embedded_dynamic_anchor(schema) {
         return found("dynamic-anchor-in-subschema");
     }
+    // 2019-09's `unevaluatedItems` sees the annotations of `items`,
+    // `additionalItems` and itself, not `contains` (2020-12 added it);
+    // jsonschema counts `contains` in both.
+    if has("contains") && has("unevaluatedItems") && draft_2019_09(schema) {
+        return found("contains-2019-09");
+    }
     // Format checkers, the format-assertion vocabulary and content keywords.
     if has("format") || has("contentEncoding") || has("contentMediaType") || has("contentSchema") {
         return found("format-content");
@@ -122,6 +128,11 @@ fn dialect_sensitive_patterns(schema: &Value) -> bool {
         }
     }
     false
+}
+
+/// Whether the schema declares draft 2019-09 at its root.
+fn draft_2019_09(schema: &Value) -> bool {
+    schema.get("$schema").and_then(Value::as_str).is_some_and(|s| s.contains("draft/2019-09/"))
 }
 
 /// Whether a `$dynamicAnchor` sits in a subschema (not the document root)
