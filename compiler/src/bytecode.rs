@@ -270,6 +270,15 @@ pub enum Entry {
     Forward,
 }
 
+impl Entry {
+    /// Whether every instance passes when nothing is tracked
+    /// ([`Entry::Valid`] or [`Entry::QuietValid`]).
+    #[inline]
+    pub fn passes_untracked(self) -> bool {
+        matches!(self, Entry::Valid | Entry::QuietValid)
+    }
+}
+
 /// A keyword value a subschema contributes as an annotation where it
 /// passes (for `evaluate`; the validation paths never read it).
 #[derive(Debug, Clone, PartialEq)]

@@ -174,7 +174,7 @@ pub(super) fn plan_items(program: &mut Program) {
 
 fn plan(program: &Program, rest: NodeId) -> ItemsPlan {
     let node = program.node(rest);
-    if matches!(node.entry, Entry::Valid | Entry::QuietValid) {
+    if node.entry.passes_untracked() {
         return ItemsPlan::AllPass;
     }
     if node.flags.contains(NodeFlags::TYPE_ONLY) {
@@ -248,7 +248,7 @@ pub(super) fn set_entries(program: &mut Program) {
         .collect();
     let Program { nodes, objects, .. } = program;
     let check = |schema: Option<NodeId>| match schema.and_then(|n| nodes.get(n.index()).map(|node| (n, node))) {
-        Some((_, n)) if matches!(n.entry, Entry::Valid | Entry::QuietValid) => QuickCheck::Valid,
+        Some((_, n)) if n.entry.passes_untracked() => QuickCheck::Valid,
         Some((_, n)) if n.entry == Entry::Invalid => QuickCheck::Invalid,
         Some((_, n)) if n.entry == Entry::Types => QuickCheck::Types(n.types),
         Some((_, n)) if n.flags.contains(NodeFlags::CHEAP) => QuickCheck::Early,
@@ -270,8 +270,7 @@ pub(super) fn set_entries(program: &mut Program) {
         }
         id
     };
-    let passes =
-        |id: NodeId| nodes.get(id.index()).is_some_and(|n| matches!(n.entry, Entry::Valid | Entry::QuietValid));
+    let passes = |id: NodeId| nodes.get(id.index()).is_some_and(|n| n.entry.passes_untracked());
     for object in objects.iter_mut() {
         object.additional_check = check(object.additional);
         for entry in object.entries.iter_mut() {
@@ -279,7 +278,7 @@ pub(super) fn set_entries(program: &mut Program) {
             entry.check = check(entry.schema.map(|_| entry.quick));
         }
         object.quiet_scan = object.property_names.is_some()
-            || object.additional_check != QuickCheck::Valid && object.additional.is_some()
+            || (object.additional.is_some() && object.additional_check != QuickCheck::Valid)
             || object.entries.iter().any(|e| e.schema.is_some() && e.check != QuickCheck::Valid)
             || object.patterns.iter().any(|&(_, node)| !passes(node));
         object.summarize_entries();
