@@ -757,11 +757,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 match node.entry() {
                     Entry::Valid => return Ok(true),
                     Entry::QuietValid if !TRACK => return Ok(true),
-                    Entry::QuietValid => {
-                        if node.flags().contains(NodeFlags::MEMO) {
-                            return self.memoized::<TRACK>(id, v, ev);
-                        }
-                    }
+                    // Tracked, its instructions run (they evaluate what
+                    // `unevaluated*` reads), memoized if it is `MEMO`.
+                    Entry::QuietValid => return self.node_recorded::<TRACK>(id, v, ev),
                     Entry::Invalid => return Ok(false),
                     Entry::Types => return Ok(node.types().admits(v, self.strict_integers)),
                     Entry::Direct => {
@@ -805,8 +803,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         self.enter::<TRACK>(id, v, ev)
     }
 
-    /// [`Vm::node`] while recording, past its quiet pre-check: the memo
-    /// for [`NodeFlags::MEMO`] nodes, else the general entry.
+    /// The memo for [`NodeFlags::MEMO`] nodes, else the general entry:
+    /// [`Vm::node`] while recording, past its quiet pre-check, and for a
+    /// tracked [`Entry::QuietValid`] node.
     #[inline(always)]
     fn node_recorded<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
         if self.program.node(id).flags().contains(NodeFlags::MEMO) && !self.annotating() {
