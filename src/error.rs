@@ -1,6 +1,7 @@
 //! Validation errors: where the instance fails, which keyword, and why.
 
 use std::fmt;
+use std::mem::ManuallyDrop;
 
 use std::sync::{Arc, OnceLock};
 
@@ -258,7 +259,19 @@ pub enum ErrorKind {
 /// [`Validator`](crate::Validator) that found it): instance values masked
 /// or not, the whole text cut to a maximum length.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ValidationError(pub(crate) Box<ErrorData>);
+pub struct ValidationError(pub(crate) ManuallyDrop<Box<ErrorData>>);
+
+impl Drop for ValidationError {
+    /// Gives the box back to this thread's pool ([`crate::error_pool`]).
+    fn drop(&mut self) {
+        // SAFETY: `self.0` is taken exactly once, here, and never used
+        // again: `drop` runs once and `self` is gone after it. Nothing
+        // else takes `self.0` out (it is only read and written through
+        // `Deref`/`DerefMut`), so the box is still initialized.
+        let data = unsafe { ManuallyDrop::take(&mut self.0) };
+        crate::error_pool::give(data);
+    }
+}
 
 /// An error as recorded: its locations in one buffer (inline when short),
 /// its kind and found value possibly not built yet (see [`Pending`],
@@ -439,6 +452,37 @@ impl ErrorData {
     }
 }
 
+impl ErrorData {
+    /// An error of kind [`ErrorKind::False`] with no locations yet.
+    #[inline(always)]
+    fn blank() -> ErrorData {
+        ErrorData {
+            instance_location: OnceLock::new(),
+            inline: InlinePath::default(),
+            locations: LocationText::default(),
+            keyword_end: 0,
+            kind: Detail::Ready(ErrorKind::False),
+            found: Seen::Ready(None),
+            options: MessageOptions::default(),
+        }
+    }
+
+    /// Drops what the error owns on the heap (its caches, long location
+    /// text, kind and found value), so that its box can wait in the pool
+    /// holding nothing; the rest is overwritten when the box is reused.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        drop(self.instance_location.take());
+        self.locations.clear();
+        if !matches!(self.kind, Detail::Ready(ErrorKind::False)) {
+            self.kind = Detail::Ready(ErrorKind::False);
+        }
+        if !matches!(self.found, Seen::Ready(None)) {
+            self.found = Seen::Ready(None);
+        }
+    }
+}
+
 impl fmt::Debug for ErrorData {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ErrorData")
@@ -477,20 +521,16 @@ impl ValidationError {
     pub(crate) fn record(
         write: impl FnOnce(&mut TextWriter<'_>, &mut InlinePath) -> (Mark, Option<InstanceLocation>),
     ) -> ValidationError {
-        // Allocated first, then filled: the value is written into the box,
-        // not built on the stack and copied in.
-        let mut data = Box::write(
-            Box::new_uninit(),
-            ErrorData {
-                instance_location: OnceLock::new(),
-                inline: InlinePath::default(),
-                locations: LocationText::default(),
-                keyword_end: 0,
-                kind: Detail::Ready(ErrorKind::False),
-                found: Seen::Ready(None),
-                options: MessageOptions::default(),
-            },
-        );
+        // A pooled box, or one allocated first, then filled: the value
+        // is written into the box, not built on the stack and copied in.
+        let mut data = match crate::error_pool::take() {
+            Some(mut data) => {
+                // A pooled error owns nothing (it was cleared): no drop.
+                std::mem::forget(std::mem::replace(&mut *data, ErrorData::blank()));
+                data
+            }
+            None => Box::write(Box::new_uninit(), ErrorData::blank()),
+        };
         let ErrorData { inline, locations, .. } = &mut *data;
         let mut text = TextWriter::fill(locations);
         let (keyword_end, built) = write(&mut text, inline);
@@ -501,7 +541,7 @@ impl ValidationError {
             data.inline = InlinePath::default();
             data.instance_location = OnceLock::from(Box::new(location));
         }
-        ValidationError(data)
+        ValidationError(ManuallyDrop::new(data))
     }
 
     /// Sets what the error is and the value it is about. (Done by the

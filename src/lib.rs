@@ -47,6 +47,7 @@
 
 pub mod corpus;
 pub mod error;
+mod error_pool;
 pub mod format;
 pub mod location;
 pub mod mcp;

@@ -170,6 +170,12 @@ impl Default for LocationText {
 }
 
 impl LocationText {
+    /// Empties the text, freeing it if it was on the heap.
+    pub(crate) fn clear(&mut self) {
+        self.heap = None;
+        self.len = 0;
+    }
+
     /// The text.
     pub(crate) fn as_str(&self) -> &str {
         match &self.heap {
