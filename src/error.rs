@@ -467,19 +467,24 @@ impl ErrorData {
         }
     }
 
-    /// Drops what the error owns on the heap (its caches, long location
-    /// text, kind and found value), so that its box can wait in the pool
-    /// holding nothing; the rest is overwritten when the box is reused.
+    /// Makes the error [`ErrorData::blank`] again, dropping what it owns
+    /// on the heap (its caches, long location text, kind and found
+    /// value), so that its box can wait in the pool holding nothing and
+    /// be filled again as a new one. Only the fields that differ are
+    /// written: most errors own nothing but their inline text.
     #[inline]
     pub(crate) fn clear(&mut self) {
         drop(self.instance_location.take());
         self.locations.clear();
+        self.inline = InlinePath::default();
+        self.keyword_end = 0;
         if !matches!(self.kind, Detail::Ready(ErrorKind::False)) {
             self.kind = Detail::Ready(ErrorKind::False);
         }
         if !matches!(self.found, Seen::Ready(None)) {
             self.found = Seen::Ready(None);
         }
+        self.options = MessageOptions::default();
     }
 }
 
@@ -524,11 +529,7 @@ impl ValidationError {
         // A pooled box, or one allocated first, then filled: the value
         // is written into the box, not built on the stack and copied in.
         let mut data = match crate::error_pool::take() {
-            Some(mut data) => {
-                // A pooled error owns nothing (it was cleared): no drop.
-                std::mem::forget(std::mem::replace(&mut *data, ErrorData::blank()));
-                data
-            }
+            Some(data) => data,
             None => Box::write(Box::new_uninit(), ErrorData::blank()),
         };
         let ErrorData { inline, locations, .. } = &mut *data;

@@ -25,8 +25,8 @@ thread_local! {
     static POOL: RefCell<Vec<Box<ErrorData>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// A box from the pool, if it has one. It holds a cleared error (see
-/// [`ErrorData::clear`]), to be overwritten.
+/// A box from the pool, if it has one. It holds a blank error (see
+/// [`ErrorData::clear`]), ready to be filled.
 #[inline]
 pub(crate) fn take() -> Option<Box<ErrorData>> {
     POOL.try_with(|pool| pool.try_borrow_mut().ok().and_then(|mut boxes| boxes.pop())).ok().flatten()
