@@ -272,6 +272,12 @@ impl<T, const N: usize> Stack<T> for SmallVec<[T; N]> {
 impl<T> Stack<T> for Vec<T> {
     #[inline(always)]
     fn push(&mut self, item: T) {
+        if self.capacity() == 0 {
+            // The first error allocates room for a few at once, directly
+            // (growing an empty `Vec` goes through its out-of-line
+            // reallocation path first).
+            *self = Vec::with_capacity(FIRST_ERRORS);
+        }
         Vec::push(self, item);
     }
     #[inline(always)]
@@ -298,6 +304,10 @@ impl<T> Stack<T> for Vec<T> {
         self
     }
 }
+
+/// Room for this many errors is made when the first one is recorded
+/// (what `Vec` itself would reserve for values of their size).
+const FIRST_ERRORS: usize = 4;
 
 /// A stack that keeps nothing: always empty.
 pub(crate) struct Nowhere<T>(PhantomData<T>);
