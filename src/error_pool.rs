@@ -22,6 +22,9 @@ use crate::error::ErrorData;
 pub(crate) const POOLED: usize = 64;
 
 thread_local! {
+    // The boxes are what is pooled: each is the allocation an error takes
+    // and gives back as it is (a `Vec<ErrorData>` would copy the errors).
+    #[allow(clippy::vec_box)]
     static POOL: RefCell<Vec<Box<ErrorData>>> = const { RefCell::new(Vec::new()) };
 }
 
