@@ -407,7 +407,6 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let mut valid = true;
         let mut evaluated = false;
         let mut required = false;
-        let mut matched_pattern = false;
         let at = Some(InstanceStep::Key(key));
         let mut known = None;
         if let Some(idx) = c.names.find(key) {
@@ -436,27 +435,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
             }
         }
-        for (i, &(regex_id, node)) in c.patterns.iter().enumerate() {
-            let hit = match known {
-                Some(entry) => entry.patterns.contains(&u32::try_from(i).unwrap_or(u32::MAX)),
-                None => self.pattern_matches(regex_id, key)?,
-            };
-            if !hit {
-                continue;
-            }
-            let regex = self.program.regex(regex_id);
-            if M::ANNOTATE && !matched_pattern {
-                self.annotate_item("patternProperties", Value::String(key.to_string()))?;
-            }
-            matched_pattern = true;
-            evaluated = true;
-            valid &= self.descend_node::<false>(
-                &[KeywordStep::Word("patternProperties"), KeywordStep::Word(regex.pattern())],
-                at,
-                node,
-                value,
-                ev,
-            )?;
+        // Most objects have no `patternProperties`: their loop, out of
+        // line, costs them nothing.
+        if !c.patterns.is_empty() {
+            let (ok, matched) = self.pattern_properties(c, known, key, value, ev)?;
+            evaluated |= matched;
+            valid &= ok;
             if !valid && !self.collecting() {
                 return Ok((false, evaluated, required));
             }
@@ -498,6 +482,48 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
         }
         Ok((valid, evaluated, required))
+    }
+
+    /// `patternProperties` for one property (`known`: its `properties`
+    /// entry when the patterns it matches were found statically). Returns
+    /// (valid, matched some pattern); the first failure ends it unless
+    /// errors are recorded.
+    #[inline(never)]
+    fn pattern_properties(
+        &mut self,
+        c: &'p ObjectChecks,
+        known: Option<&'p PropertyEntry>,
+        key: &'v str,
+        value: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Result<(bool, bool), Exhausted> {
+        let mut valid = true;
+        let mut matched = false;
+        for (i, &(regex_id, node)) in c.patterns.iter().enumerate() {
+            let hit = match known {
+                Some(entry) => entry.patterns.contains(&u32::try_from(i).unwrap_or(u32::MAX)),
+                None => self.pattern_matches(regex_id, key)?,
+            };
+            if !hit {
+                continue;
+            }
+            let regex = self.program.regex(regex_id);
+            if M::ANNOTATE && !matched {
+                self.annotate_item("patternProperties", Value::String(key.to_string()))?;
+            }
+            matched = true;
+            valid &= self.descend_node::<false>(
+                &[KeywordStep::Word("patternProperties"), KeywordStep::Word(regex.pattern())],
+                Some(InstanceStep::Key(key)),
+                node,
+                value,
+                ev,
+            )?;
+            if !valid && !self.collecting() {
+                break;
+            }
+        }
+        Ok((valid, matched))
     }
 
     /// Whether `key` matches pattern `regex_id`, charged by its length.
