@@ -359,7 +359,12 @@ impl<T> Stack<T> for Nowhere<T> {
 /// One step of the evaluation path (keyword location).
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum KeywordStep<'p> {
-    Word(&'p str),
+    /// A keyword (`properties`, `items`, ...): never needs escaping.
+    Word(&'static str),
+    /// A name the schema chose (a property name, a pattern): escaped
+    /// when written into a JSON Pointer.
+    Name(&'p str),
+    /// An index (`allOf/1`, `prefixItems/0`).
     Index(usize),
 }
 
@@ -1014,7 +1019,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline(never)]
     fn fail(&mut self) -> Flow {
         if self.collecting() {
-            self.report(&[], ErrorKind::False, None);
+            self.report(&[] as &[&str], ErrorKind::False, None);
         }
         Ok(false)
     }
@@ -1444,7 +1449,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// Records an error for `keyword` (steps below the current node) at
     /// the current instance location.
     #[inline]
-    fn report(&mut self, keyword: &[&str], kind: impl Into<Detail>, found: impl Into<Seen>) {
+    fn report(&mut self, keyword: &[impl SuffixStep], kind: impl Into<Detail>, found: impl Into<Seen>) {
         if !self.count_report() {
             return;
         }
@@ -1463,13 +1468,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// inside the error when short.
     #[cold]
     #[inline(never)]
-    fn make_error(&self, keyword: &[&str]) -> ValidationError {
+    fn make_error(&self, keyword: &[impl SuffixStep]) -> ValidationError {
         let node_location = self.program.location(self.record.get().map_or(self.program.root(), |r| r.current));
         ValidationError::record(|locations, path| {
             push_keyword_path(locations, &self.keyword_path);
             let suffix_start = locations.mark();
             for k in keyword {
-                push_token(locations, k);
+                k.push_to(locations);
             }
             let keyword_end = locations.mark();
             locations.push_str(node_location);
@@ -1504,7 +1509,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// Re-roots errors found by a detached evaluation under the current
     /// location and `keyword`.
-    fn adopt(&self, keyword: &[&str], errors: Vec<ValidationError>) -> Vec<ValidationError> {
+    fn adopt(&self, keyword: &[&'static str], errors: Vec<ValidationError>) -> Vec<ValidationError> {
         let base = self.make_error(keyword);
         errors
             .into_iter()
@@ -1580,12 +1585,35 @@ impl PointerText for TextWriter<'_> {
     }
 }
 
+/// A step of the keyword location below the current node, as
+/// [`Vm::report`] takes it: a keyword (a `&'static str`, written as it
+/// is: no keyword needs escaping) or any [`KeywordStep`].
+trait SuffixStep {
+    /// Appends `/` and the step.
+    fn push_to(&self, out: &mut impl PointerText);
+}
+
+impl SuffixStep for &'static str {
+    #[inline(always)]
+    fn push_to(&self, out: &mut impl PointerText) {
+        out.push_token(self);
+    }
+}
+
+impl SuffixStep for KeywordStep<'_> {
+    #[inline(always)]
+    fn push_to(&self, out: &mut impl PointerText) {
+        push_keyword_path(out, std::slice::from_ref(self));
+    }
+}
+
 /// Appends the JSON Pointer of `steps` to `out`.
 #[inline(always)]
 fn push_keyword_path(out: &mut impl PointerText, steps: &[KeywordStep<'_>]) {
     for s in steps {
         match *s {
-            KeywordStep::Word(w) => push_token(out, w),
+            KeywordStep::Word(w) => out.push_token(w),
+            KeywordStep::Name(w) => push_token(out, w),
             KeywordStep::Index(i) => push_index(out, i),
         }
     }
@@ -1624,7 +1652,7 @@ fn keyword_path_len(steps: &[KeywordStep<'_>]) -> usize {
     steps
         .iter()
         .map(|s| match *s {
-            KeywordStep::Word(w) => 1 + w.len(),
+            KeywordStep::Word(w) | KeywordStep::Name(w) => 1 + w.len(),
             KeywordStep::Index(i) => 1 + i.checked_ilog10().map_or(1, |d| d as usize + 1),
         })
         .sum()
@@ -1680,8 +1708,41 @@ mod tests {
             assert_eq!(rendered, format!("/items/{i}/$ref"));
             assert_eq!(rendered.len(), keyword_path_len(&steps));
         }
-        assert_eq!(render_keyword_path(&[KeywordStep::Word("a/b~c")]), "/a~1b~0c");
+        // A name from the schema is escaped; a keyword is written as it is.
+        assert_eq!(render_keyword_path(&[KeywordStep::Name("a/b~c")]), "/a~1b~0c");
+        assert_eq!(render_keyword_path(&[KeywordStep::Word("properties"), KeywordStep::Name("x")]), "/properties/x");
         assert_eq!(render_keyword_path(&[]), "");
+    }
+
+    /// Every place where a name the schema chose enters a keyword
+    /// location (`properties`, `patternProperties`, `dependentRequired`,
+    /// `dependentSchemas`) escapes it, in the evaluation path and in the
+    /// absolute location.
+    #[test]
+    fn names_in_error_locations_are_escaped() {
+        let schema = serde_json::json!({
+            "$id": "https://example.com/s",
+            "properties": {"~a/b": {"type": "number"}},
+            "patternProperties": {"^x/": {"type": "string"}},
+            "dependentRequired": {"c/d": ["e"]},
+            "dependentSchemas": {"g~h": {"required": ["i"]}}
+        });
+        let v = crate::Validator::new(&schema).unwrap();
+        let instance = serde_json::json!({"~a/b": "s", "x/1": 2, "c/d": 1, "g~h": 1});
+        let mut found: Vec<(String, String)> = v
+            .iter_errors(&instance)
+            .map(|e| (e.keyword_location().to_string(), e.absolute_keyword_location().to_string()))
+            .collect();
+        found.sort();
+        let expected = [
+            "/dependentRequired/c~1d",
+            "/dependentSchemas/g~0h/required",
+            "/patternProperties/^x~1/type",
+            "/properties/~0a~1b/type",
+        ];
+        let expected: Vec<(String, String)> =
+            expected.iter().map(|k| (k.to_string(), format!("https://example.com/s#{k}"))).collect();
+        assert_eq!(found, expected);
     }
 
     #[test]

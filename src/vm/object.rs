@@ -336,7 +336,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 continue;
             }
             let ok = self.descend_node::<false>(
-                &[KeywordStep::Word("properties"), KeywordStep::Word(name)],
+                &[KeywordStep::Word("properties"), KeywordStep::Name(name)],
                 Some(InstanceStep::Key(key)),
                 node,
                 value,
@@ -378,10 +378,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     }
                     let kind =
                         ErrorKind::DependentRequired { property: name.to_string(), missing: missing.to_string() };
-                    self.report(&["dependentRequired", name], kind, None);
+                    self.report(&[KeywordStep::Word("dependentRequired"), KeywordStep::Name(name)], kind, None);
                 }
             }
-            let schemas = entry.dependent_schemas.iter().map(|&schema| (KeywordStep::Word(name), schema));
+            let schemas = entry.dependent_schemas.iter().map(|&schema| (KeywordStep::Name(name), schema));
             if !self.all_pass::<TRACK>("dependentSchemas", schemas, whole, ev)? {
                 valid = false;
                 if !self.collecting() {
@@ -420,7 +420,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     }
                     if checked_early(entry, value) {
                         valid &= self.descend_node::<false>(
-                            &[KeywordStep::Word("properties"), KeywordStep::Word(name)],
+                            &[KeywordStep::Word("properties"), KeywordStep::Name(name)],
                             at,
                             node,
                             value,
@@ -513,7 +513,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
             matched = true;
             valid &= self.descend_node::<false>(
-                &[KeywordStep::Word("patternProperties"), KeywordStep::Word(regex.pattern())],
+                &[KeywordStep::Word("patternProperties"), KeywordStep::Name(regex.pattern())],
                 Some(InstanceStep::Key(key)),
                 node,
                 value,
