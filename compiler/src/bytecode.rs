@@ -1135,6 +1135,7 @@ impl Program {
         self.alternative_masks.get(id.index()).and_then(Option::as_ref)
     }
     /// A node's absolute schema location: `<base URI>#<JSON pointer>`.
+    #[inline]
     pub fn location(&self, id: NodeId) -> &str {
         self.locations.get(id.index()).map_or("", |l| &**l)
     }
