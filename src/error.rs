@@ -450,9 +450,7 @@ impl ErrorData {
             Seen::Number(n, preview) => Some(preview.get_or_init(|| Box::new(Found::number(n)))),
         }
     }
-}
 
-impl ErrorData {
     /// An error of kind [`ErrorKind::False`] with no locations yet.
     #[inline(always)]
     fn blank() -> ErrorData {
