@@ -258,8 +258,14 @@ pub enum ErrorKind {
 /// [`MessageOptions`] the error carries (those of the
 /// [`Validator`](crate::Validator) that found it): instance values masked
 /// or not, the whole text cut to a maximum length.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct ValidationError(pub(crate) ManuallyDrop<Box<ErrorData>>);
+
+impl fmt::Debug for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("ValidationError").field(&**self.0).finish()
+    }
+}
 
 impl Drop for ValidationError {
     /// Gives the box back to this thread's pool ([`crate::error_pool`]).

@@ -48,6 +48,7 @@
 pub mod corpus;
 pub mod error;
 mod error_pool;
+mod errors;
 pub mod format;
 pub mod location;
 pub mod mcp;
@@ -63,6 +64,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 pub use error::{ErrorKind, Exhausted, Found, ValidationError};
+pub use errors::Errors;
 pub use location::{InstanceLocation, PathSegment};
 pub use message::MessageOptions;
 pub use output::{Evaluation, OutputFormat};
@@ -359,7 +361,7 @@ impl Validator {
         let mut vm = Vm::<Fast>::new(&c.program, &c.formats, budget);
         let result = match vm.run_root(instance) {
             Ok(true) => Ok(()),
-            Ok(false) => match self.collect(instance, budget).into_iter().next() {
+            Ok(false) => match Errors::new(self.collect(instance, budget)).next() {
                 Some(e) => Err(e),
                 None => Err(exhausted_error(Exhausted::Fuel, budget.fuel)),
             },
@@ -370,13 +372,13 @@ impl Validator {
 
     /// Every error (ending with a [`ErrorKind::BudgetExceeded`] error if
     /// the budget ran out).
-    pub fn iter_errors(&self, instance: &Value) -> std::vec::IntoIter<ValidationError> {
-        self.collect(instance, &self.inner.budget).into_iter()
+    pub fn iter_errors(&self, instance: &Value) -> Errors {
+        Errors::new(self.collect(instance, &self.inner.budget))
     }
 
     /// [`Validator::iter_errors`] under a per-call budget.
-    pub fn iter_errors_with(&self, instance: &Value, budget: &Budget) -> std::vec::IntoIter<ValidationError> {
-        self.collect(instance, budget).into_iter()
+    pub fn iter_errors_with(&self, instance: &Value, budget: &Budget) -> Errors {
+        Errors::new(self.collect(instance, budget))
     }
 
     /// Evaluates `instance` recording every subschema evaluation and the

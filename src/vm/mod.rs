@@ -225,12 +225,14 @@ pub(crate) trait Stack<T>: Default + Deref<Target = [T]> + Extend<T> {
     /// Adds copies of `items` on top.
     fn extend_from_slice(&mut self, items: &[T])
     where
-        T: Copy;
+        T: Clone;
     /// Removes and returns the items from `at` on (none if `at` is past
     /// the end).
     fn split_off(&mut self, at: usize) -> SmallVec<[T; INLINE_STACK]>;
     /// The items, bottom first.
     fn into_vec(self) -> Vec<T>;
+    /// Whether the stack holds heap memory (which dropping it frees).
+    fn holds_memory(&self) -> bool;
 }
 
 impl<T, const N: usize> Stack<T> for SmallVec<[T; N]> {
@@ -249,11 +251,11 @@ impl<T, const N: usize> Stack<T> for SmallVec<[T; N]> {
     #[inline(always)]
     fn extend_from_slice(&mut self, items: &[T])
     where
-        T: Copy,
+        T: Clone,
     {
         // One or two steps at a time: pushing beats `insert_from_slice`.
-        for &item in items {
-            SmallVec::push(self, item);
+        for item in items {
+            SmallVec::push(self, item.clone());
         }
     }
     #[inline(always)]
@@ -264,24 +266,29 @@ impl<T, const N: usize> Stack<T> for SmallVec<[T; N]> {
     fn into_vec(self) -> Vec<T> {
         SmallVec::into_vec(self)
     }
+    #[inline(always)]
+    fn holds_memory(&self) -> bool {
+        self.spilled()
+    }
 }
 
 /// The errors of the recording modes: they leave the VM as the `Vec` the
 /// caller gets, so they are kept in one from the start (a `SmallVec`
 /// would be copied out, or regrow from one slot).
-impl<T> Stack<T> for Vec<T> {
+impl Stack<ValidationError> for Vec<ValidationError> {
     #[inline(always)]
-    fn push(&mut self, item: T) {
+    fn push(&mut self, item: ValidationError) {
         if self.capacity() == 0 {
-            // The first error allocates room for a few at once, directly
-            // (growing an empty `Vec` goes through its out-of-line
-            // reallocation path first).
-            *self = Vec::with_capacity(FIRST_ERRORS);
+            // The first error takes a list that an earlier validation on
+            // this thread gave back, or allocates room for a few at once,
+            // directly (growing an empty `Vec` goes through its
+            // out-of-line reallocation path first).
+            *self = crate::error_pool::take_list().unwrap_or_else(|| Vec::with_capacity(FIRST_ERRORS));
         }
         Vec::push(self, item);
     }
     #[inline(always)]
-    fn pop(&mut self) -> Option<T> {
+    fn pop(&mut self) -> Option<ValidationError> {
         Vec::pop(self)
     }
     #[inline(always)]
@@ -289,19 +296,23 @@ impl<T> Stack<T> for Vec<T> {
         Vec::truncate(self, len);
     }
     #[inline(always)]
-    fn extend_from_slice(&mut self, items: &[T])
+    fn extend_from_slice(&mut self, items: &[ValidationError])
     where
-        T: Copy,
+        ValidationError: Clone,
     {
-        Extend::extend(self, items.iter().copied());
+        Extend::extend(self, items.iter().cloned());
     }
     #[inline(always)]
-    fn split_off(&mut self, at: usize) -> SmallVec<[T; INLINE_STACK]> {
+    fn split_off(&mut self, at: usize) -> SmallVec<[ValidationError; INLINE_STACK]> {
         self.drain(at.min(self.len())..).collect()
     }
     #[inline(always)]
-    fn into_vec(self) -> Vec<T> {
+    fn into_vec(self) -> Vec<ValidationError> {
         self
+    }
+    #[inline(always)]
+    fn holds_memory(&self) -> bool {
+        self.capacity() != 0
     }
 }
 
@@ -343,7 +354,7 @@ impl<T> Stack<T> for Nowhere<T> {
     #[inline(always)]
     fn extend_from_slice(&mut self, _items: &[T])
     where
-        T: Copy,
+        T: Clone,
     {
     }
     #[inline(always)]
@@ -353,6 +364,10 @@ impl<T> Stack<T> for Nowhere<T> {
     #[inline(always)]
     fn into_vec(self) -> Vec<T> {
         Vec::new()
+    }
+    #[inline(always)]
+    fn holds_memory(&self) -> bool {
+        false
     }
 }
 
@@ -563,14 +578,6 @@ impl QuietStart {
     /// line, so that the verdicts above set up nothing.
     #[inline(never)]
     fn run(&self, program: &Program, formats: &[FormatFn], budget: &Budget, instance: &Value) -> bool {
-        // In `Fast`, only these parts of a VM can hold memory: the others'
-        // types need no drop (checked at compile time below).
-        const _: () = assert!(
-            !std::mem::needs_drop::<Meter>()
-                && !std::mem::needs_drop::<Nowhere<ValidationError>>()
-                && !std::mem::needs_drop::<<Fast as Mode>::Record>()
-                && !std::mem::needs_drop::<<Fast as Mode>::Units>()
-        );
         let meter = match &self.meter {
             Some(meter) => meter.restarted(),
             None => Meter::new(budget),
@@ -589,12 +596,7 @@ impl QuietStart {
             }
             _ => vm.node::<false>(program.root(), instance, &mut ev),
         };
-        // The VM's drop glue is a call; most evaluations hold nothing to
-        // free, which these tests, inline, find out. (A panic, which no
-        // input can cause, would leak what the VM holds, nothing worse.)
-        if vm.scope.get().is_some() || vm.name_scratch.get().is_some() || vm.memo.holds_table() {
-            drop(ManuallyDrop::into_inner(vm));
-        }
+        Vm::discard(vm);
         matches!(flow, Ok(true))
     }
 }
@@ -647,6 +649,36 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             memo: memo::Memo::default(),
             units: Default::default(),
             _mode: PhantomData,
+        }
+    }
+
+    /// Drops `vm`, calling its drop glue only if it holds memory. (Most
+    /// evaluations hold none, which a few inline tests find out, and the
+    /// glue is a call that tests every part. A panic, which no input can
+    /// cause, would leak what the VM holds, nothing worse.)
+    #[inline(always)]
+    pub(crate) fn discard(vm: ManuallyDrop<Self>) {
+        // Only these parts of a VM can hold memory (the output units of
+        // the annotating mode are always dropped): the others' types need
+        // no drop.
+        const {
+            assert!(
+                !std::mem::needs_drop::<Meter>()
+                    && !std::mem::needs_drop::<M::Record>()
+                    && !std::mem::needs_drop::<InstanceStep<'static>>()
+                    && !std::mem::needs_drop::<KeywordStep<'static>>()
+                    && (M::ANNOTATE || !std::mem::needs_drop::<M::Units>())
+            )
+        };
+        if M::ANNOTATE
+            || vm.scope.get().is_some()
+            || vm.name_scratch.get().is_some()
+            || vm.memo.holds_table()
+            || vm.errors.holds_memory()
+            || vm.instance_path.holds_memory()
+            || vm.keyword_path.holds_memory()
+        {
+            drop(ManuallyDrop::into_inner(vm));
         }
     }
 
