@@ -342,11 +342,13 @@ impl Validator {
     pub fn outcome_with(&self, instance: &Value, budget: &Budget) -> Outcome {
         let c = &*self.inner;
         let mut vm = Vm::<Fast>::new(&c.program, &c.formats, budget);
-        match vm.run_root(instance) {
+        let outcome = match vm.run_root(instance) {
             Ok(true) => Outcome::Valid,
             Ok(false) => Outcome::Invalid,
             Err(reason) => Outcome::BudgetExceeded { reason, fuel_used: vm.meter.used() },
-        }
+        };
+        vm.discard();
+        outcome
     }
 
     /// `Ok` if `instance` is valid, else the first error (or a
@@ -367,6 +369,7 @@ impl Validator {
             },
             Err(reason) => Err(exhausted_error(reason, vm.meter.used())),
         };
+        vm.discard();
         result.map_err(|e| e.with_message_options(c.messages))
     }
 
@@ -421,6 +424,7 @@ impl Validator {
             }
             Ok(_) => {}
         }
+        vm.discard();
         for e in &mut errors {
             e.0.options = c.messages;
         }

@@ -40,7 +40,6 @@ mod scalar;
 mod spare;
 
 use std::marker::PhantomData;
-use std::mem::ManuallyDrop;
 use std::ops::Deref;
 
 use serde_json::Value;
@@ -582,7 +581,7 @@ impl QuietStart {
             Some(meter) => meter.restarted(),
             None => Meter::new(budget),
         };
-        let mut vm = ManuallyDrop::new(Vm::<Fast>::with_meter(program, formats, budget, meter));
+        let mut vm = Vm::<Fast>::with_meter(program, formats, budget, meter);
         let mut ev = Evaluated::default();
         // A root that is one object or array instruction (the usual shape
         // of a document's schema) runs it directly, without the node and
@@ -596,7 +595,7 @@ impl QuietStart {
             }
             _ => vm.node::<false>(program.root(), instance, &mut ev),
         };
-        Vm::discard(vm);
+        vm.discard();
         matches!(flow, Ok(true))
     }
 }
@@ -652,12 +651,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
     }
 
-    /// Drops `vm`, calling its drop glue only if it holds memory. (Most
-    /// evaluations hold none, which a few inline tests find out, and the
-    /// glue is a call that tests every part. A panic, which no input can
-    /// cause, would leak what the VM holds, nothing worse.)
+    /// Ends the evaluation, calling the VM's drop glue only if it holds
+    /// memory. (Most evaluations hold none, which a few inline tests find
+    /// out; the glue is a call that tests every part.)
     #[inline(always)]
-    pub(crate) fn discard(vm: ManuallyDrop<Self>) {
+    pub(crate) fn discard(self) {
         // Only these parts of a VM can hold memory (the output units of
         // the annotating mode are always dropped): the others' types need
         // no drop.
@@ -671,14 +669,17 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             )
         };
         if M::ANNOTATE
-            || vm.scope.get().is_some()
-            || vm.name_scratch.get().is_some()
-            || vm.memo.holds_table()
-            || vm.errors.holds_memory()
-            || vm.instance_path.holds_memory()
-            || vm.keyword_path.holds_memory()
+            || self.scope.get().is_some()
+            || self.name_scratch.get().is_some()
+            || self.memo.holds_table()
+            || self.errors.holds_memory()
+            || self.instance_path.holds_memory()
+            || self.keyword_path.holds_memory()
         {
-            drop(ManuallyDrop::into_inner(vm));
+            drop(self);
+        } else {
+            // Nothing to free (see above).
+            std::mem::forget(self);
         }
     }
 
