@@ -330,6 +330,61 @@ pub(crate) enum Pending {
     },
 }
 
+/// Whether a JSON number owns nothing on the heap (it does with
+/// serde_json's `arbitrary_precision`).
+const NUMBERS_OWN_NOTHING: bool = !std::mem::needs_drop::<Number>();
+
+/// Whether dropping `value` would free nothing.
+fn scalar_owns_nothing(value: &Value) -> bool {
+    match value {
+        Value::Null | Value::Bool(_) => true,
+        Value::Number(_) => NUMBERS_OWN_NOTHING,
+        Value::String(_) | Value::Array(_) | Value::Object(_) => false,
+    }
+}
+
+impl ErrorKind {
+    /// Whether dropping this kind would free nothing: its fields are
+    /// numbers, flags, keywords or scalar values. Kinds not listed here
+    /// are taken to own memory.
+    #[inline]
+    fn owns_nothing(&self) -> bool {
+        match self {
+            ErrorKind::False
+            | ErrorKind::MinLength { .. }
+            | ErrorKind::MaxLength { .. }
+            | ErrorKind::MinItems { .. }
+            | ErrorKind::MaxItems { .. }
+            | ErrorKind::UniqueItems { .. }
+            | ErrorKind::Contains { .. }
+            | ErrorKind::UnexpectedItem { .. }
+            | ErrorKind::MinProperties { .. }
+            | ErrorKind::MaxProperties { .. }
+            | ErrorKind::AnyOf { .. }
+            | ErrorKind::OneOfNone { .. }
+            | ErrorKind::Not
+            | ErrorKind::ErrorLimit { .. }
+            | ErrorKind::BudgetExceeded { .. } => true,
+            ErrorKind::Minimum { limit, .. } | ErrorKind::Maximum { limit, .. } => scalar_owns_nothing(limit),
+            ErrorKind::MultipleOf { divisor } => scalar_owns_nothing(divisor),
+            ErrorKind::Const { expected } => scalar_owns_nothing(expected),
+            _ => false,
+        }
+    }
+}
+
+impl Detail {
+    /// Whether dropping this detail would free nothing.
+    #[inline]
+    fn owns_nothing(&self) -> bool {
+        match self {
+            Detail::Ready(kind) => kind.owns_nothing(),
+            Detail::Pending(Pending::Type { .. }, built) => built.get().is_none(),
+            Detail::Pending(Pending::UnexpectedProperty { .. }, _) => false,
+        }
+    }
+}
+
 impl From<ErrorKind> for Detail {
     fn from(kind: ErrorKind) -> Detail {
         Detail::Ready(kind)
@@ -349,6 +404,17 @@ pub(crate) enum Seen {
     Ready(Option<Found>),
     /// A number, previewed with [`Found::number`] when asked for.
     Number(Number, OnceLock<Box<Found>>),
+}
+
+impl Seen {
+    /// Whether dropping this value would free nothing.
+    #[inline]
+    fn owns_nothing(&self) -> bool {
+        match self {
+            Seen::Ready(found) => found.is_none(),
+            Seen::Number(_, preview) => NUMBERS_OWN_NOTHING && preview.get().is_none(),
+        }
+    }
 }
 
 impl From<Option<Found>> for Seen {
@@ -482,10 +548,16 @@ impl ErrorData {
         self.locations.clear();
         self.inline = InlinePath::default();
         self.keyword_end = 0;
-        if !matches!(self.kind, Detail::Ready(ErrorKind::False)) {
+        // Most kinds and found values own nothing on the heap: forgetting
+        // them spares the call to their drop glue.
+        if self.kind.owns_nothing() {
+            std::mem::forget(std::mem::replace(&mut self.kind, Detail::Ready(ErrorKind::False)));
+        } else {
             self.kind = Detail::Ready(ErrorKind::False);
         }
-        if !matches!(self.found, Seen::Ready(None)) {
+        if self.found.owns_nothing() {
+            std::mem::forget(std::mem::replace(&mut self.found, Seen::Ready(None)));
+        } else {
             self.found = Seen::Ready(None);
         }
         self.options = MessageOptions::default();

@@ -163,6 +163,47 @@ mod tests {
         assert_eq!(pooled_lists(), POOLED_LISTS);
     }
 
+    /// Errors of many kinds, with their caches filled or not, go back to
+    /// the pool and come out blank. (Valgrind's memcheck over this test
+    /// checks that the kinds and values forgotten rather than dropped in
+    /// [`ErrorData::clear`] owned nothing.)
+    #[test]
+    fn errors_of_every_kind_are_pooled_blank() {
+        let schema = json!({
+            "properties": {
+                "min": {"minimum": 5}, "max": {"exclusiveMaximum": 1.5}, "mul": {"multipleOf": 2},
+                "const": {"const": null}, "str": {"const": "a"}, "enum": {"enum": [1, "x"]},
+                "type": {"type": ["string", "null"]}, "len": {"minLength": 3}, "pat": {"pattern": "^a"},
+                "items": {"maxItems": 1, "uniqueItems": true}, "contains": {"contains": {"const": 0}},
+                "req": {"required": ["r"], "minProperties": 2}, "one": {"oneOf": [true, true]},
+                "any": {"anyOf": [{"type": "null"}, false]}, "not": {"not": true},
+                "format": {"format": "email"}
+            },
+            "additionalProperties": false
+        });
+        let v = Validator::options().assert_formats(true).build(&schema).unwrap();
+        let instance = json!({
+            "min": 1, "max": 2, "mul": 3, "const": 1, "str": "b", "enum": 2, "type": 1, "len": "a",
+            "pat": "b", "items": [1, 1], "contains": [1], "req": {}, "one": 1, "any": 1, "not": 1,
+            "format": "nope", "extra": 1
+        });
+        for round in 0..3 {
+            let errors: Vec<_> = v.iter_errors(&instance).collect();
+            assert_eq!(errors.len(), 20, "{errors:?}");
+            for (i, e) in errors.iter().enumerate() {
+                // Every other error has its message, found value and
+                // instance location built (cached in the error).
+                if (i + round) % 2 == 0 {
+                    assert!(!e.to_string().is_empty());
+                    let _ = (e.found(), e.instance_location());
+                }
+            }
+        }
+        let errors: Vec<_> = Validator::new(&json!({"type": "string"})).unwrap().iter_errors(&json!(1)).collect();
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].to_string(), "$: must be a string (got an integer)");
+    }
+
     /// A reused box carries nothing of the error it held before: not its
     /// long locations, its kind, its found value nor its cached instance
     /// location.

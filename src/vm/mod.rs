@@ -282,7 +282,10 @@ impl Stack<ValidationError> for Vec<ValidationError> {
             // this thread gave back, or allocates room for a few at once,
             // directly (growing an empty `Vec` goes through its
             // out-of-line reallocation path first).
-            *self = crate::error_pool::take_list().unwrap_or_else(|| Vec::with_capacity(FIRST_ERRORS));
+            let list = crate::error_pool::take_list().unwrap_or_else(|| Vec::with_capacity(FIRST_ERRORS));
+            // The list replaced has no room: nothing to free, so no call to
+            // its drop glue.
+            std::mem::forget(std::mem::replace(self, list));
         }
         Vec::push(self, item);
     }
