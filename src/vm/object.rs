@@ -152,6 +152,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let mut deferred = 0usize;
         if c.quiet_scan {
             self.meter.charge(map.len() as u64)?;
+            // Read once: the loop's calls take `self` mutably, so it would
+            // otherwise be loaded again per property.
+            let has_patterns = !c.patterns.is_empty();
             for (key, value) in map {
                 let mut matched = false;
                 let found = c.names.find_with_payload(key);
@@ -185,23 +188,24 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         }
                     }
                 }
-                match found.filter(|_| c.static_patterns) {
-                    _ if c.patterns.is_empty() => {}
-                    Some((index, _)) => {
-                        let patterns = c.entries.get(index as usize).map_or(&[][..], |e| &e.patterns);
-                        for &(_, node) in patterns.iter().filter_map(|&i| c.patterns.get(i as usize)) {
-                            matched = true;
-                            if !self.node::<false>(node, value, ev)? {
-                                return Ok(false);
-                            }
-                        }
-                    }
-                    None => {
-                        for &(regex_id, node) in c.patterns.iter() {
-                            if self.pattern_matches(regex_id, key)? {
+                if has_patterns {
+                    match found.filter(|_| c.static_patterns) {
+                        Some((index, _)) => {
+                            let own = c.entries.get(index as usize).map_or(&[][..], |e| &e.patterns);
+                            for &(_, node) in own.iter().filter_map(|&i| c.patterns.get(i as usize)) {
                                 matched = true;
                                 if !self.node::<false>(node, value, ev)? {
                                     return Ok(false);
+                                }
+                            }
+                        }
+                        None => {
+                            for &(regex_id, node) in c.patterns.iter() {
+                                if self.pattern_matches(regex_id, key)? {
+                                    matched = true;
+                                    if !self.node::<false>(node, value, ev)? {
+                                        return Ok(false);
+                                    }
                                 }
                             }
                         }
