@@ -268,7 +268,7 @@ impl fmt::Debug for ValidationError {
 }
 
 impl Drop for ValidationError {
-    /// Gives the box back to this thread's pool ([`crate::error_pool`]).
+    /// Gives the box back to this thread's pool of error boxes.
     fn drop(&mut self) {
         // SAFETY: `self.0` is taken exactly once, here, and never used
         // again: `drop` runs once and `self` is gone after it. Nothing

@@ -14,7 +14,7 @@
 //!
 //! Schemas are compiled once ([`Validator::new`], or
 //! [`Validator::options`] for non-default settings) by the
-//! `schemavm-compiler` crate into a [`Program`](schemavm_compiler::Program);
+//! `schemavm-compiler` crate into a [`Program`];
 //! validation runs that program under a [`Budget`] (fuel, optional
 //! deadline, depth), so no schema or instance can make it hang or overflow
 //! the stack. By default no `$ref` is ever fetched: only documents
