@@ -22,7 +22,7 @@
 //! # Invariants
 //!
 //! Every id stored in a program (node, pool entry, regex, resource) is in
-//! range; [`Program::new`] checks this once, so the VM's indexing cannot
+//! range; [`Program::check_ids`] checks this once, so the VM's indexing cannot
 //! fail. Every node's code range lies inside the code array.
 
 use std::fmt;

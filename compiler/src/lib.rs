@@ -11,6 +11,10 @@
 //!    node calls; then whole-program analysis.
 //! 3. The `schemavm` crate's VM runs the [`Program`].
 
+// Module docs walk through the pipeline with links to its private stages
+// (rendered with `cargo doc --document-private-items`).
+#![allow(rustdoc::private_intra_doc_links)]
+
 pub mod bytecode;
 pub mod bytes;
 mod compile;

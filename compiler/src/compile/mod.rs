@@ -54,7 +54,7 @@ pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Program, Comp
     lowerer.finish(root)
 }
 
-/// Rejects a document nested deeper than [`Limits::max_schema_depth`]
+/// Rejects a document nested deeper than [`crate::Limits::max_schema_depth`]
 /// (measured without recursion), before anything walks it recursively.
 pub fn check_depth(document: &Value, uri: &str, limits: &crate::Limits) -> Result<(), CompileError> {
     check_shape(document, uri, limits).map(|_| ())
