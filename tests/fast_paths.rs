@@ -237,6 +237,30 @@ fn nested_alternatives_discriminate_by_the_union_of_their_values() {
 }
 
 #[test]
+fn non_string_constants_do_not_discriminate() {
+    // Found by the `any_of_twice_is_identity` property: both alternatives
+    // pinned `a` to `null`, which was taken for "no string", so an
+    // instance with `"a": null` had no candidate left on the boolean path.
+    let inner = json!({"anyOf": [{"properties": {"a": {"const": null}}}], "unevaluatedProperties": {"maxLength": 0}});
+    let twice = json!({"anyOf": [inner, inner]});
+    assert_eq!(agree(&twice, &[json!({"a": null}), json!({"a": 1}), json!({})]), [true, false, true]);
+    let schema = json!({"oneOf": [
+        {"properties": {"a": {"const": "x"}, "b": {"type": "string"}}, "required": ["a"]},
+        {"properties": {"a": {"const": null}, "b": {"type": "integer"}}, "required": ["a"]},
+        {"properties": {"a": {"const": 3}}, "required": ["a"]}
+    ]});
+    let instances = [
+        json!({"a": "x", "b": "s"}),
+        json!({"a": null, "b": 1}),
+        json!({"a": null, "b": "s"}),
+        json!({"a": 3}),
+        json!({"a": 4}),
+        json!({"a": "y"}),
+    ];
+    assert_eq!(agree(&schema, &instances), [true, true, false, true, false, false]);
+}
+
+#[test]
 fn arrays_of_pairs_check_both_members() {
     let schema = json!({"type": "array", "items": {"type": "array", "minItems": 2, "items": {"type": "number"}}});
     let verdicts = agree(

@@ -72,8 +72,9 @@ fn pinned<'p>(program: &'p Program, node: NodeId, property: &str, hops: usize) -
     result
 }
 
-/// The string constants a schema admits, if it is a `const` or an
-/// all-string `enum` (behind `$ref`/`allOf`).
+/// The string constants a schema admits, if it is a string `const` or an
+/// all-string `enum` (behind `$ref`/`allOf`), so that it rejects every
+/// other value, strings or not.
 fn constants<'p>(program: &'p Program, node: NodeId, hops: usize) -> Option<Vec<&'p str>> {
     if hops > MAX_HOPS {
         return None;
@@ -87,9 +88,13 @@ fn constants<'p>(program: &'p Program, node: NodeId, hops: usize) -> Option<Vec<
     };
     for instr in program.code(node) {
         match *instr {
+            // A `const` that is not a string admits a value the string
+            // pins cannot name (the VM gives a non-string instance value
+            // only the alternatives pinning nothing): such a schema does
+            // not pin the property.
             Instr::Const(v) => match program.value(v).as_str() {
                 Some(s) => narrow(vec![s]),
-                None => narrow(Vec::new()),
+                None => return None,
             },
             Instr::Enum(e) => {
                 let set = program.enum_set(e);
@@ -298,6 +303,30 @@ mod tests {
             {"anyOf": [{"properties": {"kind": {"const": "b"}}}, {"required": ["x"]}]}
         ]}));
         assert_eq!(found, [("kind".into(), values(&["a", "e"]))]);
+    }
+
+    #[test]
+    fn only_string_constants_pin() {
+        // `const: null` admits a value no string pin names: not a pin.
+        let pinned_to_null = json!({"properties": {"a": {"const": null}}});
+        assert_eq!(discriminators(json!({"anyOf": [pinned_to_null, pinned_to_null]})), []);
+        // Under `allOf`, a value must pass every member: the string pin of
+        // one still holds (the other, pinning nothing, only rejects more).
+        let both = json!({"allOf": [{"properties": {"a": {"const": 1}}}, {"properties": {"a": {"const": "x"}}}]});
+        let found = discriminators(json!({"anyOf": [both, {"properties": {"a": {"const": "y"}}}]}));
+        assert_eq!(found, [("a".to_string(), vec!["x".to_string(), "y".to_string()])]);
+        // In one schema beside a string `enum`, a non-string `const` leaves
+        // the property unpinned.
+        let mixed = json!({"properties": {"a": {"const": 1, "enum": ["x", 1]}}});
+        assert_eq!(discriminators(json!({"anyOf": [mixed, mixed]})), []);
+        // The string pins still discriminate; the other alternative pins
+        // nothing.
+        let found = discriminators(json!({"oneOf": [
+            {"properties": {"a": {"const": "x"}}},
+            {"properties": {"a": {"enum": ["y"]}}},
+            {"properties": {"a": {"const": 1}}}
+        ]}));
+        assert_eq!(found, [("a".to_string(), vec!["x".to_string(), "y".to_string()])]);
     }
 
     #[test]
