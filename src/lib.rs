@@ -363,10 +363,17 @@ impl Validator {
         let mut vm = Vm::<Fast>::new(&c.program, &c.formats, budget);
         let result = match vm.run_root(instance) {
             Ok(true) => Ok(()),
-            Ok(false) => match Errors::new(self.collect(instance, budget)).next() {
-                Some(e) => Err(e),
-                None => Err(exhausted_error(Exhausted::Fuel, budget.fuel)),
-            },
+            Ok(false) => {
+                let mut errors = self.collect(instance, budget);
+                // Only the first error is kept, taken out in place (the
+                // last one fills its slot); the list goes back to the pool.
+                let first = (!errors.is_empty()).then(|| errors.swap_remove(0));
+                error_pool::give_list(errors);
+                match first {
+                    Some(e) => Err(e),
+                    None => Err(exhausted_error(Exhausted::Fuel, budget.fuel)),
+                }
+            }
             Err(reason) => Err(exhausted_error(reason, vm.meter.used())),
         };
         vm.discard();
@@ -453,6 +460,19 @@ mod tests {
     #[test]
     fn validator_is_send_sync() {
         assert_send_sync::<Validator>();
+    }
+
+    /// `validate`'s error is the first `iter_errors` finds, however many
+    /// there are.
+    #[test]
+    fn validate_gives_the_first_error() {
+        let v = Validator::new(&json!({"items": {"type": "string"}})).unwrap();
+        for n in [1, 2, 5] {
+            let instance = json!(vec![0; n]);
+            let first = v.iter_errors(&instance).next();
+            assert_eq!(v.validate(&instance).err(), first);
+            assert_eq!(first.map(|e| e.instance_location().to_pointer()).as_deref(), Some("/0"));
+        }
     }
 
     #[test]
