@@ -233,7 +233,8 @@ pub fn fingerprint(value: &Value) -> u64 {
     match value {
         Value::Array(a) => a.iter().take(4).fold(shallow(value), |h, x| mix(h, shallow(x))),
         Value::Object(m) if maps_are_sorted() => {
-            m.iter().next().map_or(shallow(value), |(k, v)| mix(mix(shallow(value), string_bits(k)), shallow(v)))
+            let top = shallow(value);
+            m.iter().next().map_or(top, |(k, v)| mix(mix(top, string_bits(k)), shallow(v)))
         }
         // Summed, so member order does not matter.
         Value::Object(m) => m.iter().fold(shallow(value), |h, (k, v)| h.wrapping_add(mix(string_bits(k), shallow(v)))),

@@ -337,11 +337,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if items.len() <= PAIRWISE_MAX {
             self.meter.charge((items.len() * items.len() / 2) as u64)?;
             // Arrays of strings (`required`, `enum` lists): compare lengths
-            // before bytes.
-            if let Some(strings) = items.iter().map(Value::as_str).collect::<Option<SmallVec<[&str; PAIRWISE_MAX]>>>() {
-                for (i, a) in strings.iter().enumerate() {
-                    for (j, b) in strings.iter().enumerate().skip(i + 1) {
-                        if a.len() == b.len() && a == b {
+            // before bytes, reading the items in place.
+            if items.iter().all(Value::is_string) {
+                for (i, a) in items.iter().enumerate() {
+                    let Value::String(a) = a else { continue };
+                    for (j, b) in items.iter().enumerate().skip(i + 1) {
+                        if matches!(b, Value::String(b) if a.len() == b.len() && a == b) {
                             return Ok(Some((i, j)));
                         }
                     }
@@ -349,10 +350,14 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 return Ok(None);
             }
             // Anything else: fingerprints first, full comparison only when
-            // they agree.
+            // they agree. (A plain array: filling it costs less than
+            // pushing to a growable one.)
             let members: usize = items.iter().map(|v| v.as_object().map_or(1, |m| m.len())).sum();
             self.meter.charge(members as u64)?;
-            let prints: SmallVec<[u64; PAIRWISE_MAX]> = items.iter().map(value::fingerprint).collect();
+            let mut prints = [0u64; PAIRWISE_MAX];
+            for (print, item) in prints.iter_mut().zip(items) {
+                *print = value::fingerprint(item);
+            }
             for (i, (a, pa)) in items.iter().zip(&prints).enumerate() {
                 for (j, (b, pb)) in items.iter().zip(&prints).enumerate().skip(i + 1) {
                     if pa == pb {
