@@ -318,6 +318,14 @@ impl FastPath {
         }
     }
 
+    /// Whether the scan works piece by piece or branch by branch (a
+    /// [`FastPath::Sequence`], a [`FastPath::AnyOf`]): then a small DFA's
+    /// walk, one table lookup per byte, costs less (the other fast paths
+    /// compare bytes directly, or several at once).
+    pub fn has_pieces(&self) -> bool {
+        matches!(self, FastPath::Sequence(_) | FastPath::AnyOf(_))
+    }
+
     /// How many scans of the haystack a match takes at most: the number of
     /// branches of [`FastPath::AnyOf`] (at most [`MAX_BRANCHES`]), 1 for
     /// every other fast path. The cost model charges `(n + 1)` times this.

@@ -9,13 +9,16 @@
 //!    anchors, one run of a character set, a greedy sequence of literals,
 //!    runs and repeated groups of those after `^` such as
 //!    `^[a-z]+(-[a-z]+)*$`, a pattern that always matches, or an
-//!    alternation of at most [`fast::MAX_BRANCHES`] of these).
+//!    alternation of at most [`fast::MAX_BRANCHES`] of these). A sequence
+//!    or an alternation whose DFA is small is matched by that DFA's
+//!    [`table`] instead: one lookup per byte beats a scan piece by piece
+//!    or branch by branch.
 //! 2. The linear engine, `regex-automata`'s meta regex, built from a `Hir`
 //!    that [`lower`] constructs with ECMA semantics. It runs every pattern
 //!    without lookaround or backreferences in time linear in the haystack.
 //!    A pattern whose dense DFA fits in a few kilobytes (dates, times,
 //!    identifiers) is also determinized at compile time, and matched by one
-//!    walk of that table: the meta regex's per-search set-up costs more
+//!    walk of its [`table`]: the meta regex's per-search set-up costs more
 //!    than the walk on the short strings such patterns check.
 //! 3. The backtracking engine, `fancy-regex`, only for patterns that keep
 //!    lookaround or backreferences. It is fed syntax generated from the tree
@@ -24,7 +27,8 @@
 //!
 //! Layers: [`parse`] (text to [`ast`], iterative), [`property`] (the ECMA
 //! list of Unicode property names), [`lower`] (tree to `Hir` or fancy-regex
-//! syntax), [`fast`] (fast paths), and this module tying them together.
+//! syntax), [`fast`] (fast paths), [`table`] (small DFAs as tables), and
+//! this module tying them together.
 //!
 //! # Limits
 //!
@@ -49,7 +53,8 @@
 //!   [`fast::Sequence`]), times the number of branches `b` for an
 //!   alternation of fast paths, `(n + 1) * b` with `b <= 16`
 //!   ([`fast::MAX_BRANCHES`]): the program size `m` of a fast path is its
-//!   number of scans;
+//!   number of scans; a fast path matched by its DFA's table costs `n + 1`
+//!   (one lookup per byte, and one for the end);
 //! * linear engine: `(n + 1) * m`, the worst case of the PikeVM the meta
 //!   regex falls back to when its lazy DFA cache thrashes (the lazy DFA
 //!   itself usually needs about `n` steps);
@@ -73,19 +78,20 @@ mod parse;
 mod property;
 #[cfg(test)]
 mod suite_tests;
+mod table;
 #[cfg(test)]
 mod tests;
 
 use std::fmt;
 
-use regex_automata::Input;
-use regex_automata::dfa::{Automaton, StartKind, dense};
+use regex_automata::dfa::{StartKind, dense};
 use regex_automata::meta;
 use regex_automata::nfa::thompson::{self, WhichCaptures};
 
 use self::ast::Node;
 use self::fast::{FastPath, SpanRun};
 use self::parse::ParseLimits;
+use self::table::TableDfa;
 
 /// Limits applied while compiling and running one regular expression.
 ///
@@ -226,7 +232,8 @@ impl std::error::Error for MatchLimitExceeded {}
 /// The engine a [`Regex`] runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
-    /// A fast path that needs no automaton.
+    /// A fast path: a pattern that needs no automaton, or one matched by
+    /// its small DFA's table (see the module docs).
     Fast,
     /// The linear-time engine (`regex-automata`).
     Linear,
@@ -252,18 +259,20 @@ pub struct Regex {
 #[derive(Debug)]
 enum Matcher {
     Fast(FastPath),
+    /// A fast path with pieces ([`FastPath::has_pieces`]) whose DFA is
+    /// small, matched by that DFA's table.
+    Table(Box<TableDfa>),
     /// The linear engine. With `leftmost`, matches are found by a
     /// leftmost-first search rather than `is_match`: an earliest-match
     /// search can stop at an empty `\B` match inside a multi-byte
     /// character, which UTF-8 mode then discards while skipping past a
     /// real match that started before it (`(?:\B|é)` on `"aéa"`).
-    /// A small pattern also has `dfa`, its determinized form, which
-    /// answers with one table walk (no cache, little set-up); `re` stays
-    /// for the case it cannot answer.
+    /// A small pattern also has `table`, its determinized form, which
+    /// answers with one walk (no cache, no set-up).
     Linear {
         re: meta::Regex,
         leftmost: bool,
-        dfa: Option<Box<dense::DFA<Vec<u32>>>>,
+        table: Option<Box<TableDfa>>,
     },
     Backtracking(fancy_regex::Regex),
 }
@@ -313,7 +322,9 @@ impl Regex {
             None if needs_backtracking => Engine::Backtracking,
             None => match FastPath::detect(&ast)? {
                 Some(fast) => {
-                    return Ok(Regex::assemble(pattern, &ast, Matcher::Fast(fast), limits));
+                    let table = if fast.has_pieces() { build_small_dfa(&ast, limits) } else { None };
+                    let matcher = table.map_or(Matcher::Fast(fast), Matcher::Table);
+                    return Ok(Regex::assemble(pattern, &ast, matcher, limits));
                 }
                 None => Engine::Linear,
             },
@@ -330,8 +341,8 @@ impl Regex {
                 // The meta regex first: a pattern it rejects as too big is
                 // not worth determinizing.
                 let re = build_linear(&ast, limits)?;
-                let dfa = if leftmost { None } else { build_small_dfa(&ast, limits) };
-                Matcher::Linear { re, leftmost, dfa }
+                let table = if leftmost { None } else { build_small_dfa(&ast, limits) };
+                Matcher::Linear { re, leftmost, table }
             }
             Engine::Backtracking => Matcher::Backtracking(build_backtracking(&ast, limits)?),
         };
@@ -341,8 +352,9 @@ impl Regex {
     fn assemble(pattern: &str, ast: &ast::Ast, matcher: Matcher, limits: &RegexLimits) -> Regex {
         let (program_size, fixed_cost, matcher_memory) = match &matcher {
             Matcher::Fast(fast) => (fast.scans(), 0, fast.memory_usage()),
-            Matcher::Linear { re, dfa, .. } => {
-                let dfa_memory = dfa.as_ref().map_or(0, |d| d.memory_usage());
+            Matcher::Table(table) => (1, 0, table.memory_usage()),
+            Matcher::Linear { re, table, .. } => {
+                let dfa_memory = table.as_ref().map_or(0, |t| t.memory_usage());
                 let memory =
                     re.memory_usage().saturating_add(re.create_cache().memory_usage()).saturating_add(dfa_memory);
                 (program_size(&ast.root), 0, memory)
@@ -378,9 +390,9 @@ impl Regex {
         }
         match &self.matcher {
             Matcher::Fast(fast) => Ok(fast.is_match(haystack)),
-            Matcher::Linear { dfa: Some(dfa), re, .. } => Ok(dfa
-                .try_search_fwd(&Input::new(haystack).earliest(true))
-                .map_or_else(|_| re.is_match(haystack), |m| m.is_some())),
+            Matcher::Table(table) | Matcher::Linear { table: Some(table), .. } => {
+                Ok(table.is_match(haystack.as_bytes()))
+            }
             Matcher::Linear { re, leftmost: false, .. } => Ok(re.is_match(haystack)),
             Matcher::Linear { re, leftmost: true, .. } => Ok(re.find(haystack).is_some()),
             Matcher::Backtracking(re) => re.is_match(haystack).map_err(|_| MatchLimitExceeded),
@@ -409,7 +421,7 @@ impl Regex {
     /// The engine this pattern runs on.
     pub fn engine(&self) -> Engine {
         match self.matcher {
-            Matcher::Fast(_) => Engine::Fast,
+            Matcher::Fast(_) | Matcher::Table(_) => Engine::Fast,
             Matcher::Linear { .. } => Engine::Linear,
             Matcher::Backtracking(_) => Engine::Backtracking,
         }
@@ -461,11 +473,11 @@ fn build_linear(ast: &ast::Ast, limits: &RegexLimits) -> Result<meta::Regex, Reg
 /// Heap bytes a determinized pattern may take ([`build_small_dfa`]).
 const SMALL_DFA_BYTES: usize = 16 << 10;
 
-/// The pattern as a dense DFA, if it determinizes within
+/// The pattern as a [`TableDfa`], if its dense DFA determinizes within
 /// [`SMALL_DFA_BYTES`] (and some work bound): typical of anchored formats
 /// (dates, identifiers) and rarely of Unicode classes. `None` also when
 /// the DFA cannot express the pattern.
-fn build_small_dfa(ast: &ast::Ast, limits: &RegexLimits) -> Option<Box<dense::DFA<Vec<u32>>>> {
+fn build_small_dfa(ast: &ast::Ast, limits: &RegexLimits) -> Option<Box<TableDfa>> {
     let hir = lower::to_hir(ast).ok()?;
     let nfa = thompson::Compiler::new()
         .configure(
@@ -476,9 +488,13 @@ fn build_small_dfa(ast: &ast::Ast, limits: &RegexLimits) -> Option<Box<dense::DF
     let config = dense::Config::new()
         .start_kind(StartKind::Unanchored)
         .minimize(false)
+        // The table walks every state alike: acceleration would only cost
+        // its analysis.
+        .accelerate(false)
         .dfa_size_limit(Some(SMALL_DFA_BYTES))
         .determinize_size_limit(Some(4 * SMALL_DFA_BYTES));
-    dense::Builder::new().configure(config).build_from_nfa(&nfa).ok().map(Box::new)
+    let dfa = dense::Builder::new().configure(config).build_from_nfa(&nfa).ok()?;
+    TableDfa::new(&dfa).map(Box::new)
 }
 
 fn build_backtracking(ast: &ast::Ast, limits: &RegexLimits) -> Result<fancy_regex::Regex, RegexError> {

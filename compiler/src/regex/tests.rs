@@ -589,14 +589,21 @@ fn cost_grows_with_haystack_and_program() {
     assert!(backtracking.cost(0) >= RegexLimits::default().backtrack_limit as u64);
     assert_eq!(linear.cost(usize::MAX), u64::MAX);
     assert!(compile("(?:a{100}){100}").cost(10) > compile("a{100}").cost(10) * 50);
-    // An alternation of fast paths scans once per branch.
-    let branches = compile("^(get|put|post)$");
-    assert_eq!(branches.engine(), Engine::Fast);
+    // An alternation of fast paths scans once per branch...
+    let scan = |pattern: &str| Regex::with_engine(pattern, &RegexLimits::default(), Engine::Fast).unwrap();
+    let branches = scan("^(get|put|post)$");
     assert_eq!(branches.cost(0), 3);
     assert_eq!(branches.cost(9), 30);
-    assert_eq!(compile("^[a-z]+-[0-9]+$").cost(9), 10);
-    // A sequence with a repeated group is still one scan.
-    assert_eq!(compile("^[a-z]+(-[a-z]+)*$").cost(9), 10);
+    assert_eq!(scan("^[a-z]+-[0-9]+$").cost(9), 10);
+    // ... a sequence with a repeated group is still one scan...
+    assert_eq!(scan("^[a-z]+(-[a-z]+)*$").cost(9), 10);
+    // ... and a small DFA's table, chosen for both, looks each byte up once.
+    for pattern in ["^(get|put|post)$", "^[a-z]+(-[a-z]+)*$"] {
+        let table = compile(pattern);
+        assert!(matches!(table.matcher, Matcher::Table(_)), "{pattern}");
+        assert_eq!(table.engine(), Engine::Fast);
+        assert_eq!(table.cost(9), 10);
+    }
 }
 
 #[test]
@@ -944,17 +951,34 @@ fn agrees_with_linear_engine(pattern: &str, haystacks: &[String]) -> Result<(), 
     let linear = Regex::with_engine(pattern, &limits, Engine::Linear);
     prop_assert!(linear.is_ok(), "{pattern}: {linear:?}");
     let Ok(linear) = linear else { unreachable!() };
+    // The chosen engine (a scan or a DFA's table), the fast path's scan
+    // if there is one, and the linear engine's table if it has one are
+    // each held to the meta regex.
+    let scan = Regex::with_engine(pattern, &limits, Engine::Fast).ok();
     for haystack in haystacks {
-        prop_assert_eq!(
-            auto.is_match(haystack),
-            linear.is_match(haystack),
-            "{} on {:?} ({:?})",
-            pattern,
-            haystack,
-            auto.engine()
-        );
+        let expected = meta_is_match(&linear, haystack);
+        for re in [Some(&auto), scan.as_ref(), Some(&linear)].into_iter().flatten() {
+            prop_assert_eq!(
+                re.is_match(haystack),
+                Ok(expected),
+                "{} on {:?} ({:?}, table: {})",
+                pattern,
+                haystack,
+                re.engine(),
+                matches!(re.matcher, Matcher::Table(_) | Matcher::Linear { table: Some(_), .. })
+            );
+        }
     }
     Ok(())
+}
+
+/// The linear engine's meta regex's answer (its table aside).
+fn meta_is_match(linear: &Regex, haystack: &str) -> bool {
+    match &linear.matcher {
+        Matcher::Linear { re, leftmost: true, .. } => re.find(haystack).is_some(),
+        Matcher::Linear { re, leftmost: false, .. } => re.is_match(haystack),
+        other => panic!("not the linear engine: {other:?}"),
+    }
 }
 
 proptest! {
@@ -992,7 +1016,7 @@ proptest! {
         let Ok(re) = Regex::with_engine(&pattern, &RegexLimits::default(), Engine::Linear) else {
             return Err(TestCaseError::reject("not for the linear engine"));
         };
-        let Matcher::Linear { re: meta, dfa: Some(_), .. } = &re.matcher else {
+        let Matcher::Linear { re: meta, table: Some(_), .. } = &re.matcher else {
             return Err(TestCaseError::reject("no small DFA"));
         };
         for haystack in &haystacks {
@@ -1045,25 +1069,31 @@ fn span_haystack_strategy() -> impl Strategy<Value = String> {
     prop::collection::vec(c, 0..40).prop_map(|chars| chars.into_iter().collect())
 }
 
-/// A fair share of the generated repeated-group patterns takes the fast
-/// path with a repeated piece, and a fair share does not, so the property
-/// test above exercises both.
+/// A fair share of the generated repeated-group patterns has a fast path
+/// with a repeated piece, and a fair share does not, so the property test
+/// above exercises both; the fast paths it has are mostly matched by their
+/// DFA's table when chosen automatically, and the test runs both.
 #[test]
 fn repeated_group_patterns_often_take_the_fast_path() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
     let mut runner = TestRunner::deterministic();
     let strategy = repeated_group_pattern_strategy();
-    let (mut repeats, mut other) = (0, 0);
+    let (mut repeats, mut other, mut tables) = (0, 0, 0);
     for _ in 0..1000 {
         let Ok(tree) = strategy.new_tree(&mut runner) else { continue };
-        match compile(&tree.current()).matcher {
-            Matcher::Fast(fast::FastPath::Sequence(sequence)) if sequence.repeats() > 0 => repeats += 1,
+        let pattern = tree.current();
+        match Regex::with_engine(&pattern, &RegexLimits::default(), Engine::Fast).map(|re| re.matcher) {
+            Ok(Matcher::Fast(fast::FastPath::Sequence(sequence))) if sequence.repeats() > 0 => repeats += 1,
             _ => other += 1,
         }
+        tables += usize::from(matches!(compile(&pattern).matcher, Matcher::Table(_)));
     }
-    println!("{repeats} of 1000 repeated-group patterns take a sequence with a repeated group ({other} do not)");
-    assert!(repeats > 200 && other > 200, "{repeats} {other}");
+    println!(
+        "{repeats} of 1000 repeated-group patterns have a sequence with a repeated group ({other} do not); \
+         {tables} are matched by a DFA's table"
+    );
+    assert!(repeats > 200 && other > 200 && tables > 200, "{repeats} {other} {tables}");
 }
 
 /// The shapes from real schemas, against the linear engine on edge cases.
@@ -1116,27 +1146,33 @@ fn repeated_group_examples_agree_with_the_linear_engine() {
     }
 }
 
-/// A fair share of the composite patterns takes the fast path, so the
-/// property test above exercises it.
+/// A fair share of the composite patterns has a fast path, so the
+/// property test above exercises it (as a scan, and mostly as a DFA's
+/// table when chosen automatically).
 #[test]
 fn composite_patterns_often_take_the_fast_path() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
     let mut runner = TestRunner::deterministic();
     let strategy = fast_composite_pattern_strategy();
-    let (mut fast, mut any_of, mut sequences) = (0, 0, 0);
+    let (mut fast, mut any_of, mut sequences, mut tables) = (0, 0, 0, 0);
     for _ in 0..1000 {
         let Ok(tree) = strategy.new_tree(&mut runner) else { continue };
-        match compile(&tree.current()).matcher {
-            Matcher::Fast(fast::FastPath::AnyOf(_)) => any_of += 1,
-            Matcher::Fast(fast::FastPath::Sequence(_)) => sequences += 1,
-            Matcher::Fast(_) => {}
-            _ => continue,
+        let pattern = tree.current();
+        tables += usize::from(matches!(compile(&pattern).matcher, Matcher::Table(_)));
+        match Regex::with_engine(&pattern, &RegexLimits::default(), Engine::Fast).map(|re| re.matcher) {
+            Ok(Matcher::Fast(fast::FastPath::AnyOf(_))) => any_of += 1,
+            Ok(Matcher::Fast(fast::FastPath::Sequence(_))) => sequences += 1,
+            Ok(_) => {}
+            Err(_) => continue,
         }
         fast += 1;
     }
-    println!("{fast} of 1000 composite patterns take the fast path ({any_of} alternations, {sequences} sequences)");
-    assert!(fast > 300 && any_of > 50 && sequences > 50, "{fast} {any_of} {sequences}");
+    println!(
+        "{fast} of 1000 composite patterns have a fast path ({any_of} alternations, {sequences} sequences); \
+         {tables} are matched by a DFA's table"
+    );
+    assert!(fast > 300 && any_of > 50 && sequences > 50 && tables > 50, "{fast} {any_of} {sequences} {tables}");
 }
 
 #[test]
@@ -1212,7 +1248,7 @@ fn report_linear_engine_overhead() {
 #[test]
 fn small_patterns_are_determinized_and_large_ones_are_not() {
     let has_dfa = |pattern: &str| match &compile(pattern).matcher {
-        Matcher::Linear { dfa, .. } => dfa.is_some(),
+        Matcher::Linear { table, .. } => table.is_some(),
         _ => panic!("{pattern} is not on the linear engine"),
     };
     let date = r"^([0-9]([0-9]([0-9][1-9]|[1-9]0)|[1-9]00)|[1-9]000)(-(0[1-9]|1[0-2])(-(0[1-9]|[1-2][0-9]|3[0-1]))?)?$";
