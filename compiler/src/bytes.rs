@@ -32,7 +32,8 @@ pub fn equal(a: &[u8], b: &[u8]) -> bool {
         return false;
     }
     match n {
-        0..=3 => a == b,
+        // The first, middle and last bytes are every byte: no call.
+        0..=3 => a.first() == b.first() && a.get(n / 2) == b.get(n / 2) && a.last() == b.last(),
         4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
         8..=WORDS_INLINE_MAX => {
             // Words from the start, the last one ending at the end
