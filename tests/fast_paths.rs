@@ -280,6 +280,34 @@ fn arrays_of_pairs_check_both_members() {
 }
 
 #[test]
+fn pairs_are_held_to_the_bounds_when_they_do_not_fit() {
+    // Pairs are checked without their length when the bounds admit two
+    // items, and through the bounds otherwise: both loops, each kind.
+    let instances = [json!([[1, 2]]), json!([[1, 2, 3]]), json!([[1]]), json!([["a", "b"]]), json!([[1, 2], [3]])];
+    for (bounds, numbers) in [
+        (json!({"minItems": 3}), [false, true, false, false, false]),
+        (json!({"maxItems": 1}), [false, false, true, false, false]),
+        (json!({"minItems": 2, "maxItems": 2}), [true, false, false, false, false]),
+        (json!({"minItems": 1, "maxItems": 3}), [true, true, true, false, true]),
+    ] {
+        let arrays_of = |kind: &str| {
+            let mut inner = json!({"type": "array", "items": {"type": kind}});
+            for (k, v) in bounds.as_object().into_iter().flatten() {
+                inner[k] = v.clone();
+            }
+            json!({"type": "array", "items": inner})
+        };
+        assert_eq!(agree(&arrays_of("number"), &instances), numbers, "{bounds}");
+        let pair_fits = numbers[0];
+        assert_eq!(
+            agree(&arrays_of("string"), &[json!([["a", "b"]]), json!([[1, 2]])]),
+            [pair_fits, false],
+            "{bounds}"
+        );
+    }
+}
+
+#[test]
 fn not_of_a_type_is_its_complement() {
     let instances =
         [json!(null), json!(true), json!(1), json!(1.0), json!(1.5), json!("s"), json!([]), json!({}), json!([null])];

@@ -39,19 +39,42 @@ impl Kind {
 /// and how many values were visited (items and their members).
 #[inline(always)]
 fn arrays_of(items: &[Value], min: u64, max: u64, admits: impl Fn(&Value) -> bool) -> (bool, u64) {
+    // Whether pairs (coordinates, entries) meet the bounds is known once,
+    // here, and a loop is made for each answer.
+    if min <= 2 && 2 <= max {
+        arrays_of_with::<true>(items, min, max, admits)
+    } else {
+        arrays_of_with::<false>(items, min, max, admits)
+    }
+}
+
+/// [`arrays_of`], where `PAIRS` says that pairs meet the bounds: then a
+/// pair's members are checked without the loop, and its length not at all.
+#[inline(always)]
+fn arrays_of_with<const PAIRS: bool>(
+    items: &[Value],
+    min: u64,
+    max: u64,
+    admits: impl Fn(&Value) -> bool,
+) -> (bool, u64) {
     let mut total = items.len() as u64;
     for item in items {
         let Value::Array(inner) = item else { return (false, total) };
-        let n = inner.len() as u64;
-        // Pairs (coordinates, entries) without the loop.
-        let members = match inner.as_slice() {
-            [a, b] => admits(a) && admits(b),
-            all => all.iter().all(&admits),
-        };
-        if n < min || n > max || !members {
-            return (false, total);
+        match inner.as_slice() {
+            [a, b] if PAIRS => {
+                if !(admits(a) && admits(b)) {
+                    return (false, total);
+                }
+                total += 2;
+            }
+            all => {
+                let n = all.len() as u64;
+                if n < min || n > max || !all.iter().all(&admits) {
+                    return (false, total);
+                }
+                total += n;
+            }
         }
-        total += n;
     }
     (true, total)
 }
