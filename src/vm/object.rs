@@ -42,6 +42,10 @@ fn checked_early(entry: &PropertyEntry, value: &Value) -> bool {
 }
 
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
+    /// The object keywords on `map` (the object `whole`). Inlined into
+    /// its one caller, the object instruction, which its scans make large
+    /// enough that the compiler would otherwise keep it apart.
+    #[inline(always)]
     pub(super) fn check_object<const TRACK: bool>(
         &mut self,
         c: &'p ObjectChecks,
@@ -142,6 +146,25 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         whole: &'v Value,
         ev: &mut Evaluated,
     ) -> Flow {
+        // A loop for objects with `patternProperties` and one without
+        // (most): the latter holds no pattern code and tests nothing for it.
+        if c.patterns.is_empty() {
+            self.scan_quietly_with::<false>(c, map, whole, ev)
+        } else {
+            self.scan_quietly_with::<true>(c, map, whole, ev)
+        }
+    }
+
+    /// [`Vm::scan_quietly`], for an object with `patternProperties` if
+    /// `PATTERNS`.
+    #[inline(always)]
+    fn scan_quietly_with<const PATTERNS: bool>(
+        &mut self,
+        c: &'p ObjectChecks,
+        map: &'v Map<String, Value>,
+        whole: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Flow {
         let mut required_seen = 0usize;
         // The first deferred property sits in `first` (most objects defer
         // at most one), the next ones in `buffer`, which never spills:
@@ -152,9 +175,6 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let mut deferred = 0usize;
         if c.quiet_scan {
             self.meter.charge(map.len() as u64)?;
-            // Read once: the loop's calls take `self` mutably, so it would
-            // otherwise be loaded again per property.
-            let has_patterns = !c.patterns.is_empty();
             for (key, value) in map {
                 let mut matched = false;
                 let found = c.names.find_with_payload(key);
@@ -188,7 +208,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         }
                     }
                 }
-                if has_patterns {
+                if PATTERNS {
                     match found.filter(|_| c.static_patterns) {
                         Some((index, _)) => {
                             let own = c.entries.get(index as usize).map_or(&[][..], |e| &e.patterns);
