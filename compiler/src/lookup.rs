@@ -48,7 +48,9 @@ impl Signature {
         } else {
             (0, 0)
         };
-        Signature { head, tail, len: u32::try_from(n).unwrap_or(EMPTY_LEN).min(EMPTY_LEN - 1) }
+        // Clamped below `EMPTY_LEN` in one comparison (the cast is exact
+        // after it).
+        Signature { head, tail, len: n.min(EMPTY_LEN as usize - 1) as u32 }
     }
 
     /// Whether equal signatures alone prove equal keys.
