@@ -281,12 +281,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         self.meter.charge(rest_items.len() as u64)?;
         if !M::ANNOTATE && self.unobserved() {
             let prepared = self.prepare(rest);
-            for item in rest_items {
-                if !self.run_prepared(&prepared, item, ev)? {
-                    return Ok(false);
-                }
-            }
-            return Ok(true);
+            return self.all_prepared(&prepared, rest_items, ev);
         }
         let mut valid = true;
         for (i, item) in items.iter().enumerate().skip(start) {

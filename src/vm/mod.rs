@@ -896,7 +896,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// Looks node `id` up once for a loop that applies it to many values
     /// while nothing is recorded or annotated ([`Vm::unobserved`], not
-    /// [`Mode::ANNOTATE`]): [`Vm::run_prepared`] then evaluates it as
+    /// [`Mode::ANNOTATE`]): [`Vm::all_prepared`] then evaluates it as
     /// [`Vm::node`] would, without the entry dispatch. `Forward` entries
     /// are followed here (at most [`PREPARED_HOPS`]; a longer chain, even a
     /// cycle, is left to `node`), their fuel charged per evaluation.
@@ -906,7 +906,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         for _ in 0..PREPARED_HOPS {
             let node = program.node(id);
             let step = match node.entry() {
-                // Prepared nodes run untracked ([`Vm::run_prepared`]).
+                // Prepared nodes run untracked ([`Vm::all_prepared`]).
                 Entry::Valid | Entry::QuietValid => PreparedStep::Verdict(true),
                 Entry::Invalid => PreparedStep::Verdict(false),
                 Entry::Types => PreparedStep::Types(node.types()),
@@ -933,19 +933,47 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         Prepared { id, fuel, step: PreparedStep::Node }
     }
 
-    /// Evaluates a [`Vm::prepare`]d node against `v`, as [`Vm::node`]
-    /// evaluates it untracked.
+    /// Whether every one of `values` passes a [`Vm::prepare`]d node, as
+    /// [`Vm::node`] evaluates it untracked (stopping at the first that
+    /// fails). The step is matched once, outside the loop: each kind of
+    /// step gets a loop of its own.
     #[inline(always)]
-    fn run_prepared(&mut self, p: &Prepared<'p>, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        self.meter.charge(p.fuel)?;
+    fn all_prepared(&mut self, p: &Prepared<'p>, values: &'v [Value], ev: &mut Evaluated) -> Flow {
         match p.step {
-            PreparedStep::Verdict(valid) => Ok(valid),
-            PreparedStep::Types(types) => Ok(types.admits(v, self.strict_integers)),
-            PreparedStep::Code(code) => self.run::<false>(code, v, ev),
-            PreparedStep::Single(Some(instr)) => self.instr::<false>(instr, v, ev),
-            PreparedStep::Single(None) => Ok(true),
-            PreparedStep::Node => self.node::<false>(p.id, v, ev),
+            PreparedStep::Verdict(valid) => self.each_passes(values, p.fuel, |_, _, _| Ok(valid), ev),
+            PreparedStep::Types(types) => {
+                let strict = self.strict_integers;
+                self.each_passes(values, p.fuel, |_, v, _| Ok(types.admits(v, strict)), ev)
+            }
+            PreparedStep::Code(code) => self.each_passes(values, p.fuel, |vm, v, ev| vm.run::<false>(code, v, ev), ev),
+            PreparedStep::Single(Some(instr)) => {
+                self.each_passes(values, p.fuel, |vm, v, ev| vm.instr::<false>(instr, v, ev), ev)
+            }
+            PreparedStep::Single(None) => self.each_passes(values, p.fuel, |_, _, _| Ok(true), ev),
+            PreparedStep::Node => {
+                let id = p.id;
+                self.each_passes(values, p.fuel, |vm, v, ev| vm.node::<false>(id, v, ev), ev)
+            }
         }
+    }
+
+    /// Whether `check` passes every one of `values`, charging `fuel` per
+    /// value ([`Vm::all_prepared`]'s loop).
+    #[inline(always)]
+    fn each_passes(
+        &mut self,
+        values: &'v [Value],
+        fuel: u64,
+        mut check: impl FnMut(&mut Self, &'v Value, &mut Evaluated) -> Flow,
+        ev: &mut Evaluated,
+    ) -> Flow {
+        for v in values {
+            self.meter.charge(fuel)?;
+            if !check(self, v, ev)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Evaluates a node (no memo lookup): depth and fuel accounting, the
