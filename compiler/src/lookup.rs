@@ -179,10 +179,16 @@ impl<P: Copy + Default> KeyTable<P> {
     /// property, and a call's register saves cost as much as the lookup.)
     #[inline(always)]
     fn find_slot(&self, key: &str) -> Option<&Slot<P>> {
-        let sig = Signature::of(key);
         let Some(mask) = self.mask else {
+            // An empty table (an object with only `additionalProperties`,
+            // a map of names) needs no signature.
+            if self.slots.is_empty() {
+                return None;
+            }
+            let sig = Signature::of(key);
             return self.slots.iter().find(|s| s.has(&sig) && self.confirms(s, key, &sig));
         };
+        let sig = Signature::of(key);
         let mut pos = sig.hash() & mask;
         loop {
             let slot = self.slots.get(pos)?;
