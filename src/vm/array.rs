@@ -283,6 +283,22 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let prepared = self.prepare(rest);
             return self.all_prepared(&prepared, rest_items, ev);
         }
+        self.rest_items_observed(rest, flags, keyword, items, start, ev)
+    }
+
+    /// [`Vm::rest_items`] while errors or annotations are recorded: one
+    /// item at a time, at its location. Out of line: the quiet loops
+    /// beside it would make it save more registers.
+    #[inline(never)]
+    fn rest_items_observed(
+        &mut self,
+        rest: NodeId,
+        flags: NodeFlags,
+        keyword: &'static str,
+        items: &'v [Value],
+        start: usize,
+        ev: &mut Evaluated,
+    ) -> Flow {
         let mut valid = true;
         for (i, item) in items.iter().enumerate().skip(start) {
             let ok = if flags.contains(NodeFlags::ALWAYS_INVALID) {
