@@ -16,25 +16,28 @@ const ENUM_SHOWN: usize = 20;
 /// A number for an error message, as JSON.
 fn number_value(n: &Num) -> Value {
     match n {
-        Num::Int(i) => match (u64::try_from(*i), i64::try_from(*i)) {
-            (Ok(u), _) => Value::from(u),
-            (_, Ok(s)) => Value::from(s),
-            _ => n.to_string().parse::<Number>().map(Value::Number).unwrap_or(Value::Null),
-        },
+        Num::Int(i) => {
+            if let Ok(u) = u64::try_from(*i) {
+                Value::from(u)
+            } else if let Ok(s) = i64::try_from(*i) {
+                Value::from(s)
+            } else {
+                n.to_string().parse::<Number>().map(Value::Number).unwrap_or(Value::Null)
+            }
+        }
         Num::Float(f) => Number::from_f64(*f).map(Value::Number).unwrap_or(Value::Null),
         Num::Dec(_) => n.to_string().parse::<Number>().map(Value::Number).unwrap_or(Value::Null),
     }
 }
 
-/// One numeric bound of [`NumberChecks`].
-struct Bound<'p> {
-    limit: Option<&'p Num>,
-    keyword: &'static str,
+/// One numeric bound of [`NumberChecks`]: which side, and whether the
+/// limit itself is excluded.
+struct Bound {
     exclusive: bool,
     lower: bool,
 }
 
-impl Bound<'_> {
+impl Bound {
     /// Whether an instance comparing `order` to the limit satisfies it.
     fn admits(&self, order: std::cmp::Ordering) -> bool {
         match (self.lower, self.exclusive) {
@@ -138,41 +141,47 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         Ok(self.report_number(c, n, &x)? && typed)
     }
 
-    /// The number checks again, reporting each failure.
+    /// The number checks again, reporting each failure (only while
+    /// errors are recorded).
     #[cold]
     fn report_number(&mut self, c: &'p NumberChecks, n: &'v Number, x: &Num) -> Flow {
-        let mut valid = true;
+        debug_assert!(self.collecting());
         let (min_kw, max_kw) =
             if c.draft4_exclusive { ("minimum", "maximum") } else { ("exclusiveMinimum", "exclusiveMaximum") };
-        let bounds = [
-            Bound { limit: c.minimum.as_ref(), keyword: "minimum", exclusive: false, lower: true },
-            Bound { limit: c.exclusive_minimum.as_ref(), keyword: min_kw, exclusive: true, lower: true },
-            Bound { limit: c.maximum.as_ref(), keyword: "maximum", exclusive: false, lower: false },
-            Bound { limit: c.exclusive_maximum.as_ref(), keyword: max_kw, exclusive: true, lower: false },
-        ];
-        for b in bounds {
-            let Some(limit) = b.limit else { continue };
-            if b.admits(x.compare(limit)) {
-                continue;
-            }
+        // Each bound on its own (not a loop over an array of them, which
+        // built all four first).
+        let mut valid = self.report_bound(c.minimum.as_ref(), "minimum", false, true, n, x);
+        valid &= self.report_bound(c.exclusive_minimum.as_ref(), min_kw, true, true, n, x);
+        valid &= self.report_bound(c.maximum.as_ref(), "maximum", false, false, n, x);
+        valid &= self.report_bound(c.exclusive_maximum.as_ref(), max_kw, true, false, n, x);
+        if let Some(divisor) = c.multiple_of.as_ref().filter(|d| !x.is_multiple_of(d)) {
             valid = false;
-            if !self.collecting() {
-                return Ok(false);
-            }
-            let (limit, exclusive) = (number_value(limit), b.exclusive);
-            let kind =
-                if b.lower { ErrorKind::Minimum { limit, exclusive } } else { ErrorKind::Maximum { limit, exclusive } };
-            self.report(&[b.keyword], kind, n);
-        }
-        if let Some(divisor) = &c.multiple_of {
-            if !x.is_multiple_of(divisor) {
-                valid = false;
-                if self.collecting() {
-                    self.report(&["multipleOf"], ErrorKind::MultipleOf { divisor: number_value(divisor) }, n);
-                }
-            }
+            self.report(&["multipleOf"], ErrorKind::MultipleOf { divisor: number_value(divisor) }, n);
         }
         Ok(valid)
+    }
+
+    /// Whether `x` (the number `n`) meets one bound of
+    /// [`Vm::report_number`] (`None`: there is none), reporting it if not.
+    #[inline(always)]
+    fn report_bound(
+        &mut self,
+        limit: Option<&'p Num>,
+        keyword: &'static str,
+        exclusive: bool,
+        lower: bool,
+        n: &'v Number,
+        x: &Num,
+    ) -> bool {
+        let Some(limit) = limit else { return true };
+        if (Bound { exclusive, lower }).admits(x.compare(limit)) {
+            return true;
+        }
+        let limit = number_value(limit);
+        let kind =
+            if lower { ErrorKind::Minimum { limit, exclusive } } else { ErrorKind::Maximum { limit, exclusive } };
+        self.report(&[keyword], kind, n);
+        false
     }
 
     #[inline(always)]
