@@ -217,6 +217,7 @@ pub fn fingerprint(value: &Value) -> u64 {
             n => mix(mix(n as u64, word(0)), word(n - 8)),
         }
     }
+    #[inline(always)]
     fn shallow(v: &Value) -> u64 {
         match v {
             Value::Null => 1,
