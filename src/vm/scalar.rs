@@ -30,22 +30,14 @@ fn number_value(n: &Num) -> Value {
     }
 }
 
-/// One numeric bound of [`NumberChecks`]: which side, and whether the
-/// limit itself is excluded.
-struct Bound {
-    exclusive: bool,
-    lower: bool,
-}
-
-impl Bound {
-    /// Whether an instance comparing `order` to the limit satisfies it.
-    fn admits(&self, order: std::cmp::Ordering) -> bool {
-        match (self.lower, self.exclusive) {
-            (true, false) => order.is_ge(),
-            (true, true) => order.is_gt(),
-            (false, false) => order.is_le(),
-            (false, true) => order.is_lt(),
-        }
+/// Whether an instance comparing `order` to a limit meets the bound: a
+/// lower or an upper one, excluding the limit itself or not.
+fn meets_bound(order: std::cmp::Ordering, lower: bool, exclusive: bool) -> bool {
+    match (lower, exclusive) {
+        (true, false) => order.is_ge(),
+        (true, true) => order.is_gt(),
+        (false, false) => order.is_le(),
+        (false, true) => order.is_lt(),
     }
 }
 
@@ -174,7 +166,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         x: &Num,
     ) -> bool {
         let Some(limit) = limit else { return true };
-        if (Bound { exclusive, lower }).admits(x.compare(limit)) {
+        if meets_bound(x.compare(limit), lower, exclusive) {
             return true;
         }
         let limit = number_value(limit);
