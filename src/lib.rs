@@ -75,7 +75,7 @@ pub use schemavm_compiler::{CompileError, CompileErrorKind, Draft, Limits, bytec
 pub use vm::Budget;
 
 use schemavm_compiler::{CompileOptions, Program};
-use vm::{Annotate, Collect, Fast, Vm};
+use vm::{Annotate, Collect, Fast, Stop, Vm};
 
 /// The three outcomes of a validation: an exhausted budget is neither
 /// valid nor invalid.
@@ -345,7 +345,7 @@ impl Validator {
         let outcome = match vm.run_root(instance) {
             Ok(true) => Outcome::Valid,
             Ok(false) => Outcome::Invalid,
-            Err(reason) => Outcome::BudgetExceeded { reason, fuel_used: vm.meter.used() },
+            Err(Stop) => Outcome::BudgetExceeded { reason: vm.meter.reason(), fuel_used: vm.meter.used() },
         };
         vm.discard();
         outcome
@@ -374,7 +374,7 @@ impl Validator {
                     None => Err(exhausted_error(Exhausted::Fuel, budget.fuel)),
                 }
             }
-            Err(reason) => Err(exhausted_error(reason, vm.meter.used())),
+            Err(Stop) => Err(exhausted_error(vm.meter.reason(), vm.meter.used())),
         };
         vm.discard();
         result.map_err(|e| e.with_message_options(c.messages))
@@ -415,7 +415,7 @@ impl Validator {
                 }
                 Ok(Evaluation::new(self.clone(), valid, units, c.messages))
             }
-            Err(reason) => Err(output::BudgetExceeded { reason, fuel_used: vm.meter.used() }),
+            Err(Stop) => Err(output::BudgetExceeded { reason: vm.meter.reason(), fuel_used: vm.meter.used() }),
         }
     }
 
@@ -425,7 +425,7 @@ impl Validator {
         let result = vm.run_root(instance);
         let mut errors = std::mem::take(&mut vm.errors);
         match result {
-            Err(reason) => errors.push(exhausted_error(reason, vm.meter.used())),
+            Err(Stop) => errors.push(exhausted_error(vm.meter.reason(), vm.meter.used())),
             Ok(false) if vm.truncated() || errors.is_empty() => {
                 errors.push(root_error(ErrorKind::ErrorLimit { max: budget.max_errors }));
             }

@@ -9,7 +9,7 @@ use smallvec::SmallVec;
 use schemavm_compiler::bytecode::{ArrayChecks, ItemsPlan, NodeFlags, NodeId};
 use schemavm_compiler::value::{self, JsonType, TypeSet};
 
-use super::{Evaluated, Exhausted, Flow, InstanceStep, KeywordStep, Mode, Vm};
+use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Stop, Vm};
 use crate::error::ErrorKind;
 
 /// The items a fused loop admits: sets of one kind (numbers, strings:
@@ -230,7 +230,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// Runs a fused items loop; `None` if the plan is the general one.
     #[inline]
-    fn planned_items(&mut self, plan: ItemsPlan, items: Option<&'v [Value]>) -> Result<Option<bool>, Exhausted> {
+    fn planned_items(&mut self, plan: ItemsPlan, items: Option<&'v [Value]>) -> Result<Option<bool>, Stop> {
         let items = items.unwrap_or_default();
         let strict = self.strict_integers;
         match plan {
@@ -364,7 +364,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// The first pair of equal items, if any: pairwise for short arrays,
     /// by keyed hash otherwise (never quadratic).
-    fn find_duplicate(&mut self, items: &'v [Value]) -> Result<Option<(usize, usize)>, Exhausted> {
+    fn find_duplicate(&mut self, items: &'v [Value]) -> Result<Option<(usize, usize)>, Stop> {
         if items.len() < 2 {
             return Ok(None);
         }

@@ -58,7 +58,19 @@ pub(crate) struct Meter {
     max_depth: u32,
     stack_base: usize,
     max_stack: usize,
+    /// Why the evaluation stopped, once a [`Stop`] was returned.
+    stopped: Option<Exhausted>,
 }
+
+/// An evaluation stopped: its budget ran out, for the reason the meter
+/// keeps ([`Meter::reason`]).
+///
+/// Carrying no data, it makes the VM's results one byte
+/// (`Result<bool, Stop>` uses `bool`'s spare values), returned in one
+/// register and tested with one comparison: results pass straight up
+/// through calls in tail position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stop;
 
 /// The address of a local, as a measure of the stack pointer.
 #[inline(always)]
@@ -79,6 +91,7 @@ impl Meter {
             max_depth: budget.max_depth,
             stack_base: stack_address(),
             max_stack: budget.max_stack_bytes,
+            stopped: None,
         };
         meter.refill(budget.fuel);
         meter
@@ -101,7 +114,7 @@ impl Meter {
 
     /// Takes `units` of fuel.
     #[inline(always)]
-    pub(crate) fn charge(&mut self, units: u64) -> Result<(), Exhausted> {
+    pub(crate) fn charge(&mut self, units: u64) -> Result<(), Stop> {
         match self.left.checked_sub(units) {
             Some(left) => {
                 self.left = left;
@@ -114,17 +127,17 @@ impl Meter {
     /// A charge beyond `left`: take it from the reserve (reading the clock
     /// if there is a deadline), or run out.
     #[cold]
-    fn cold_charge(&mut self, units: u64) -> Result<(), Exhausted> {
+    fn cold_charge(&mut self, units: u64) -> Result<(), Stop> {
         // Both parts come from `initial`: the sum cannot overflow.
         let total = self.left + self.reserve;
         let Some(total) = total.checked_sub(units) else {
             self.refill(0);
-            return Err(Exhausted::Fuel);
+            return Err(self.stop(Exhausted::Fuel));
         };
         self.refill(total);
         if let Some(d) = self.deadline {
             if Instant::now() >= d {
-                return Err(Exhausted::Deadline);
+                return Err(self.stop(Exhausted::Deadline));
             }
         }
         Ok(())
@@ -134,13 +147,13 @@ impl Meter {
     /// [`STACK_CHECK_LEVELS`] levels: between two measurements it grows by
     /// a few frames at most, a small fraction of any sensible limit.
     #[inline(always)]
-    pub(crate) fn enter(&mut self) -> Result<(), Exhausted> {
+    pub(crate) fn enter(&mut self) -> Result<(), Stop> {
         self.depth += 1;
         if self.depth > self.max_depth
             || (self.depth % STACK_CHECK_LEVELS == 0 && stack_address().abs_diff(self.stack_base) > self.max_stack)
         {
             self.depth -= 1;
-            return Err(Exhausted::Depth);
+            return Err(self.stop(Exhausted::Depth));
         }
         self.charge(1)
     }
@@ -149,6 +162,20 @@ impl Meter {
     #[inline(always)]
     pub(crate) fn leave(&mut self) {
         self.depth = self.depth.wrapping_sub(1);
+    }
+
+    /// Stops the evaluation for `reason`.
+    #[cold]
+    pub(crate) fn stop(&mut self, reason: Exhausted) -> Stop {
+        self.stopped = Some(reason);
+        Stop
+    }
+
+    /// Why the evaluation stopped (after a [`Stop`]; every `Stop` is made
+    /// by [`Meter::stop`], which records it).
+    pub(crate) fn reason(&self) -> Exhausted {
+        debug_assert!(self.stopped.is_some(), "no Stop was returned");
+        self.stopped.unwrap_or(Exhausted::Fuel)
     }
 
     /// Fuel used so far (all of it once it ran out).
@@ -165,7 +192,8 @@ mod tests {
     fn fuel_runs_out() {
         let mut m = Meter::new(&Budget { fuel: 10, ..Budget::default() });
         assert!(m.charge(10).is_ok());
-        assert_eq!(m.charge(1), Err(Exhausted::Fuel));
+        assert_eq!(m.charge(1), Err(Stop));
+        assert_eq!(m.reason(), Exhausted::Fuel);
         assert_eq!(m.used(), 10);
     }
 
@@ -179,7 +207,8 @@ mod tests {
                 break;
             }
         }
-        assert_eq!(result, Err(Exhausted::Deadline));
+        assert_eq!(result, Err(Stop));
+        assert_eq!(m.reason(), Exhausted::Deadline);
     }
 
     #[test]
@@ -187,7 +216,8 @@ mod tests {
         let mut m = Meter::new(&Budget { max_depth: 2, ..Budget::default() });
         assert!(m.enter().is_ok());
         assert!(m.enter().is_ok());
-        assert_eq!(m.enter(), Err(Exhausted::Depth));
+        assert_eq!(m.enter(), Err(Stop));
+        assert_eq!(m.reason(), Exhausted::Depth);
         m.leave();
         assert!(m.enter().is_ok());
     }

@@ -28,7 +28,8 @@
 //!
 //! Every node entered, property and item visited, and pattern matched is
 //! charged to a [`Meter`] (fuel, optional deadline, depth and Rust stack).
-//! Running out is [`Exhausted`], a third outcome distinct from invalid.
+//! Running out is a [`Stop`] (its reason, an [`Exhausted`](crate::Exhausted), kept by the
+//! meter), a third outcome distinct from invalid.
 
 mod annotations;
 mod array;
@@ -54,15 +55,15 @@ use schemavm_compiler::value::TypeSet;
 
 pub(crate) use annotations::Evaluated;
 pub use budget::Budget;
-pub(crate) use budget::Meter;
+pub(crate) use budget::{Meter, Stop};
 use spare::Spare;
 
 use crate::FormatFn;
-use crate::error::{Detail, ErrorKind, Exhausted, Seen, ValidationError};
+use crate::error::{Detail, ErrorKind, Seen, ValidationError};
 use crate::location::{InstanceLocation, PathSegment, TextWriter};
 
 /// The outcome of one check: `Ok(valid)` or an exhausted budget.
-pub(crate) type Flow = Result<bool, Exhausted>;
+pub(crate) type Flow = Result<bool, Stop>;
 
 /// Whether an interpreter records errors.
 pub(crate) trait Mode {
@@ -1485,7 +1486,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// Evaluates `node` against a value that is not part of the instance
     /// (a property name, decoded content). Errors, if recorded, are
     /// returned for the caller to place.
-    fn detached(&mut self, node: NodeId, value: &Value) -> Result<(bool, Vec<ValidationError>), Exhausted> {
+    fn detached(&mut self, node: NodeId, value: &Value) -> Result<(bool, Vec<ValidationError>), Stop> {
         let mut sub: Vm<'p, '_, M> = Vm {
             program: self.program,
             formats: self.formats,

@@ -19,6 +19,7 @@ use schemavm_compiler::bytecode::{
 };
 use schemavm_compiler::value::JsonType;
 
+use super::Stop;
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Spare, Vm, member};
 use crate::error::{ErrorKind, Exhausted, Pending};
 
@@ -427,7 +428,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         value: &'v Value,
         ev: &mut Evaluated,
         deferred: &mut usize,
-    ) -> Result<(bool, bool, bool), Exhausted> {
+    ) -> Result<(bool, bool, bool), Stop> {
         let mut valid = true;
         let mut evaluated = false;
         let mut required = false;
@@ -520,7 +521,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         key: &'v str,
         value: &'v Value,
         ev: &mut Evaluated,
-    ) -> Result<(bool, bool), Exhausted> {
+    ) -> Result<(bool, bool), Stop> {
         let mut valid = true;
         let mut matched = false;
         for (i, &(regex_id, node)) in c.patterns.iter().enumerate() {
@@ -552,10 +553,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// Whether `key` matches pattern `regex_id`, charged by its length.
     #[inline]
-    fn pattern_matches(&mut self, regex_id: RegexId, key: &str) -> Result<bool, Exhausted> {
+    fn pattern_matches(&mut self, regex_id: RegexId, key: &str) -> Result<bool, Stop> {
         let regex = self.program.regex(regex_id);
         self.meter.charge(regex.cost(key.len()))?;
-        regex.is_match(key).map_err(|_| Exhausted::Regex)
+        regex.is_match(key).map_err(|_| self.meter.stop(Exhausted::Regex))
     }
 
     /// A property no `properties`/`patternProperties` entry covers, checked

@@ -27,8 +27,9 @@ use serde_json::Value;
 
 use schemavm_compiler::bytecode::{NodeFlags, NodeId};
 
+use super::Stop;
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Vm, render_keyword_path};
-use crate::error::{Exhausted, ValidationError};
+use crate::error::ValidationError;
 
 /// The evaluation of one subschema at one instance location.
 #[derive(Debug, Clone)]
@@ -145,7 +146,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 
     /// Starts the unit of node `id` at the current locations.
-    pub(super) fn open_unit(&mut self, id: NodeId, v: &Value) -> Result<(), Exhausted> {
+    pub(super) fn open_unit(&mut self, id: NodeId, v: &Value) -> Result<(), Stop> {
         let evaluation_path = render_keyword_path(&self.keyword_path);
         let mut instance_location = String::new();
         for step in self.instance_path.iter() {
@@ -209,7 +210,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// Adds `item` to the list annotation of `keyword` in the innermost
     /// unit (`properties` names, `contains` indices).
-    pub(super) fn annotate_item(&mut self, keyword: &'static str, item: Value) -> Result<(), Exhausted> {
+    pub(super) fn annotate_item(&mut self, keyword: &'static str, item: Value) -> Result<(), Stop> {
         if !self.annotating() {
             return Ok(());
         }
@@ -226,7 +227,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// Sets the annotation of `keyword` in the innermost unit (`items`:
     /// `true`, `prefixItems`: the last index applied).
-    pub(super) fn annotate(&mut self, keyword: &'static str, value: Value) -> Result<(), Exhausted> {
+    pub(super) fn annotate(&mut self, keyword: &'static str, value: Value) -> Result<(), Stop> {
         if !self.annotating() {
             return Ok(());
         }

@@ -208,7 +208,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if let Some(id) = c.pattern {
             let regex = self.program.regex(id);
             self.meter.charge(regex.cost(s.len()))?;
-            let matched = regex.is_match(s).map_err(|_| Exhausted::Regex)?;
+            let matched = regex.is_match(s).map_err(|_| self.meter.stop(Exhausted::Regex))?;
             if !matched {
                 valid = false;
                 if !self.collecting() {
