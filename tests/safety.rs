@@ -189,6 +189,34 @@ fn more_fuel_never_changes_a_completed_verdict() {
 }
 
 #[test]
+fn a_regex_past_its_backtracking_limit_is_reported_as_such_by_every_entry_point() {
+    // A backreference forces the backtracking engine; on a long run of
+    // `a`s it passes its limit, on a value (`pattern`) and on a property
+    // name (`patternProperties`) alike.
+    let long = "a".repeat(5000);
+    let cases = [
+        (json!({"properties": {"name": {"pattern": "^(a*)*\\1b"}}}), json!({ "name": long })),
+        (json!({"patternProperties": {"^(a*)*\\1b": {"type": "string"}}}), json!({ long.clone(): 1 })),
+    ];
+    for (schema, instance) in cases {
+        let v = Validator::new(&schema).unwrap();
+        assert!(matches!(v.outcome(&instance), Outcome::BudgetExceeded { reason: Exhausted::Regex, .. }), "{schema}");
+        assert!(!v.is_valid(&instance), "fail closed: {schema}");
+        let err = v.validate(&instance).unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::BudgetExceeded { reason: Exhausted::Regex, .. }), "{schema}");
+        let last = v.iter_errors(&instance).last();
+        assert!(
+            last.is_some_and(|e| matches!(e.kind(), ErrorKind::BudgetExceeded { reason: Exhausted::Regex, .. })),
+            "{schema}"
+        );
+        assert!(matches!(
+            v.evaluate(&instance),
+            Err(schemavm::output::BudgetExceeded { reason: Exhausted::Regex, .. })
+        ));
+    }
+}
+
+#[test]
 fn the_deadline_is_enforced() {
     // A backtracking pattern on many strings: slow enough to hit a zero deadline.
     let v = Validator::new(&json!({"items": {"pattern": "^(a|ab)*c$"}})).unwrap();
