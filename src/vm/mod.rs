@@ -828,7 +828,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     Entry::Memo => return self.memoized::<TRACK>(id, v, ev),
                     Entry::Counted => {
                         self.meter.enter()?;
-                        let r = self.run::<TRACK>(program.code_of(node), v, ev);
+                        // Most nodes are one instruction: run in place,
+                        // without the call to the loop.
+                        let r = match program.code_of(node) {
+                            [only] => self.instr::<TRACK>(only, v, ev),
+                            code => self.run::<TRACK>(code, v, ev),
+                        };
                         self.meter.leave();
                         return r;
                     }
