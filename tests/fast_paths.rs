@@ -503,3 +503,45 @@ fn quietly_valid_subschemas_still_count_for_unevaluated_keywords() {
     let schema = json!({"properties": {"p": {"$ref": "#/$defs/open"}}, "required": ["q"], "$defs": {"open": open}});
     assert_eq!(agree(&schema, &[json!({"p": 1}), json!({"p": 1, "q": 2})]), [false, true]);
 }
+
+#[test]
+fn subschemas_reached_through_forwarding_refs_decide_alike_and_errors_still_name_each_ref() {
+    let schema = json!({
+        "definitions": {
+            "thing": {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}}},
+            "alias": {"$ref": "#/definitions/thing"},
+            "tagged": {"$ref": "#/definitions/alias"}
+        },
+        "type": "object",
+        "properties": {
+            "one": {"oneOf": [{"$ref": "#/definitions/tagged"}, {"type": "string"}]},
+            "all": {"allOf": [{"$ref": "#/definitions/alias"}, {"$ref": "#/definitions/thing"}]}
+        },
+        "patternProperties": {"^x-": {"$ref": "#/definitions/tagged"}},
+        "additionalProperties": {"$ref": "#/definitions/alias"}
+    });
+    let verdicts = agree(
+        &schema,
+        &[
+            json!({"one": {"id": 1}, "all": {"id": 2}, "x-a": {"id": 3}, "other": {"id": 4}}),
+            json!({"one": "text"}),
+            json!({"one": {"id": "no"}}),
+            json!({"all": {}}),
+            json!({"x-a": {"id": 1.5}}),
+            json!({"other": []}),
+        ],
+    );
+    assert_eq!(verdicts, [true, true, false, false, false, false]);
+    let v = Validator::new(&schema).expect("schema compiles");
+    let locations = |instance: Value| -> Vec<String> {
+        v.iter_errors(&instance).map(|e| e.keyword_location().to_string()).collect()
+    };
+    assert!(
+        locations(json!({"x-a": {"id": 1.5}}))
+            .contains(&"/patternProperties/^x-/$ref/$ref/$ref/properties/id/type".to_string()),
+        "{:?}",
+        locations(json!({"x-a": {"id": 1.5}}))
+    );
+    assert!(locations(json!({"other": []})).iter().any(|l| l.starts_with("/additionalProperties/$ref/$ref/")));
+    assert!(locations(json!({"all": {}})).iter().any(|l| l.starts_with("/properties/all/allOf/0/$ref/$ref/")));
+}

@@ -782,6 +782,10 @@ pub struct ObjectChecks {
     pub dependents: Box<[u32]>,
     /// `patternProperties`, in the schema's order.
     pub patterns: Box<[(RegexId, NodeId)]>,
+    /// The nodes of `patterns`, each past its forwarding `$ref`s, as a
+    /// quiet scan evaluates them (set with the entries; see
+    /// [`PropertyEntry::quick`]).
+    pub quick_patterns: Box<[NodeId]>,
     /// Every entry's [`PropertyEntry::patterns`] is filled in, so a name
     /// found in `names` needs no pattern matching at run time (only names
     /// the schema does not mention are matched against `patterns`).
@@ -791,6 +795,10 @@ pub struct ObjectChecks {
     pub additional: Option<NodeId>,
     /// How a quiet scan checks `additional` (see [`PropertyEntry::check`]).
     pub additional_check: QuickCheck,
+    /// The node a quiet scan evaluates for `additional`: past its
+    /// forwarding `$ref`s (set with the entries; see
+    /// [`PropertyEntry::quick`]).
+    pub additional_quick: NodeId,
     /// The keyword holding `additional`: `additionalProperties` or
     /// `unevaluatedProperties` (resolved statically).
     pub additional_keyword: &'static str,
@@ -930,6 +938,10 @@ pub struct Program {
     pub(crate) arrays: Vec<ArrayChecks>,
     pub(crate) objects: Vec<ObjectChecks>,
     pub(crate) lists: Vec<Box<[NodeId]>>,
+    /// Per list: its nodes each followed past its chain of forwarding
+    /// `$ref`s ([`Entry::Forward`]) to the node that does the work, for
+    /// evaluations that record nothing (set with the node entries).
+    pub(crate) quick_lists: Vec<Box<[NodeId]>>,
     pub(crate) conds: Vec<Cond>,
     pub(crate) dynamic_refs: Vec<DynamicRef>,
     pub(crate) contents: Vec<ContentChecks>,
@@ -1086,6 +1098,14 @@ impl Program {
     pub fn list(&self, id: ListId) -> &[NodeId] {
         &self.lists[id.index()]
     }
+    /// List `id` with each node followed past its forwarding `$ref`s: what
+    /// an evaluation that records nothing runs in its place (the hops, which
+    /// only pass the value on, are not charged; error locations, which
+    /// name each `$ref`, come from [`Program::list`]).
+    #[inline]
+    pub fn quick_list(&self, id: ListId) -> &[NodeId] {
+        &self.quick_lists[id.index()]
+    }
     /// An `if`/`then`/`else`.
     #[inline]
     pub fn cond(&self, id: CondId) -> &Cond {
@@ -1161,6 +1181,7 @@ impl Program {
         self.arrays.shrink_to_fit();
         self.objects.shrink_to_fit();
         self.lists.shrink_to_fit();
+        self.quick_lists.shrink_to_fit();
         self.conds.shrink_to_fit();
         self.dynamic_refs.shrink_to_fit();
         self.contents.shrink_to_fit();
@@ -1218,6 +1239,8 @@ impl Program {
         }
         let regex_ok = |r: RegexId| r.index() < self.regexes.len();
         if !self.lists.iter().all(|l| all_nodes(l))
+            || self.quick_lists.len() != self.lists.len()
+            || !self.quick_lists.iter().zip(&self.lists).all(|(q, l)| q.len() == l.len() && all_nodes(q))
             || !self.conds.iter().all(|c| node_ok(c.test) && ok_opt(c.then) && ok_opt(c.otherwise))
             || !self.dynamic_refs.iter().all(|d| node_ok(d.fallback))
             || !self.contents.iter().all(|c| ok_opt(c.schema))
@@ -1247,6 +1270,9 @@ impl Program {
                         && e.dependent_required.iter().all(entry_ok)
                 })
                 || !o.patterns.iter().all(|(r, n)| regex_ok(*r) && node_ok(*n))
+                || o.quick_patterns.len() != o.patterns.len()
+                || !all_nodes(&o.quick_patterns)
+                || !node_ok(o.additional_quick)
                 || !ok_opt(o.additional)
                 || !ok_opt(o.property_names)
             {

@@ -1152,6 +1152,16 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// `allOf`.
     #[inline(never)]
     fn all_of<const TRACK: bool>(&mut self, list: ListId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        if self.unobserved() {
+            // Nothing recorded: the subschemas run past their forwarding
+            // `$ref`s, and the first failure decides.
+            for &child in self.program.quick_list(list) {
+                if !self.node::<TRACK>(child, v, ev)? {
+                    return Ok(false);
+                }
+            }
+            return Ok(true);
+        }
         let children = self.program.list(list).iter().enumerate().map(|(i, &child)| (KeywordStep::Index(i), child));
         self.all_pass::<TRACK>("allOf", children, v, ev)
     }
@@ -1283,8 +1293,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         v: &'v Value,
         ev: &mut Evaluated,
     ) -> Flow {
-        let list = self.program.list(list_id);
         if self.unobserved() {
+            // Nothing recorded: the alternatives run past their forwarding
+            // `$ref`s.
+            let list = self.program.quick_list(list_id);
             if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
                 if let Some(value) = member(map, &d.property) {
                     return self.candidates::<TRACK>(combine, list, d, value, v, ev);
@@ -1307,6 +1319,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 return self.first_matches(combine, children, false, v, ev);
             }
         }
+        let list = self.program.list(list_id);
         let keyword = combine.keyword();
         // Every alternative runs here; the discriminator, if any, still
         // tells which ones the instance meant.

@@ -213,7 +213,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     match found.filter(|_| c.static_patterns) {
                         Some((index, _)) => {
                             let own = c.entries.get(index as usize).map_or(&[][..], |e| &e.patterns);
-                            for &(_, node) in own.iter().filter_map(|&i| c.patterns.get(i as usize)) {
+                            for &node in own.iter().filter_map(|&i| c.quick_patterns.get(i as usize)) {
                                 matched = true;
                                 if !self.node::<false>(node, value, ev)? {
                                     return Ok(false);
@@ -221,7 +221,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                             }
                         }
                         None => {
-                            for &(regex_id, node) in c.patterns.iter() {
+                            for (&(regex_id, _), &node) in c.patterns.iter().zip(c.quick_patterns.iter()) {
                                 if self.pattern_matches(regex_id, key)? {
                                     matched = true;
                                     if !self.node::<false>(node, value, ev)? {
@@ -232,7 +232,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         }
                     }
                 }
-                if let (false, Some(node)) = (matched, c.additional) {
+                if let (false, Some(_)) = (matched, c.additional) {
+                    let node = c.additional_quick;
                     let ok = match c.additional_check {
                         QuickCheck::Valid => true,
                         QuickCheck::Invalid => false,

@@ -246,7 +246,7 @@ pub(super) fn set_entries(program: &mut Program) {
             _ => QuickCheck::Deferred,
         })
         .collect();
-    let Program { nodes, objects, .. } = program;
+    let Program { nodes, objects, lists, quick_lists, .. } = program;
     let check = |schema: Option<NodeId>| match schema.and_then(|n| nodes.get(n.index()).map(|node| (n, node))) {
         Some((_, n)) if n.entry.passes_untracked() => QuickCheck::Valid,
         Some((_, n)) if n.entry == Entry::Invalid => QuickCheck::Invalid,
@@ -255,9 +255,11 @@ pub(super) fn set_entries(program: &mut Program) {
         Some((id, _)) => deferred.get(id.index()).copied().unwrap_or_default(),
         None => QuickCheck::Deferred,
     };
-    // A quiet scan evaluates a property's schema past its forwarding
-    // `$ref`s (at most `FORWARD_HOPS` of them; a longer chain, even a
-    // cycle, is left to the VM's node entry).
+    // A quiet scan evaluates the schemas of properties (`properties`,
+    // `patternProperties`, `additionalProperties`), and a quiet `allOf`/
+    // `anyOf`/`oneOf` its subschemas, past their forwarding `$ref`s (at
+    // most `FORWARD_HOPS` of them; a longer chain, even a cycle, is left
+    // to the VM's node entry).
     let forwarded = |mut id: NodeId| {
         for _ in 0..FORWARD_HOPS {
             match nodes.get(id.index()) {
@@ -270,9 +272,12 @@ pub(super) fn set_entries(program: &mut Program) {
         }
         id
     };
+    *quick_lists = lists.iter().map(|list| list.iter().map(|&id| forwarded(id)).collect()).collect();
     let passes = |id: NodeId| nodes.get(id.index()).is_some_and(|n| n.entry.passes_untracked());
     for object in objects.iter_mut() {
-        object.additional_check = check(object.additional);
+        object.additional_quick = object.additional.map_or(NodeId::default(), forwarded);
+        object.additional_check = check(object.additional.map(|_| object.additional_quick));
+        object.quick_patterns = object.patterns.iter().map(|&(_, node)| forwarded(node)).collect();
         for entry in object.entries.iter_mut() {
             entry.quick = entry.schema.map_or(NodeId::default(), forwarded);
             entry.check = check(entry.schema.map(|_| entry.quick));
@@ -280,7 +285,7 @@ pub(super) fn set_entries(program: &mut Program) {
         object.quiet_scan = object.property_names.is_some()
             || (object.additional.is_some() && object.additional_check != QuickCheck::Valid)
             || object.entries.iter().any(|e| e.schema.is_some() && e.check != QuickCheck::Valid)
-            || object.patterns.iter().any(|&(_, node)| !passes(node));
+            || object.quick_patterns.iter().any(|&node| !passes(node));
         object.summarize_entries();
     }
 }
@@ -735,6 +740,40 @@ mod tests {
         // Two instructions: `not` must run on an empty array too.
         assert_eq!(find("both"), Some(QuickCheck::Deferred));
         assert!(matches!(find("flag"), Some(QuickCheck::Types(_))));
+    }
+
+    #[test]
+    fn quiet_targets_skip_forwarding_refs_and_keep_the_rest() {
+        let schema = json!({
+            "definitions": {
+                "thing": {"type": "object", "required": ["id"]},
+                "alias": {"$ref": "#/definitions/thing"},
+                "both": {"$ref": "#/definitions/thing", "minProperties": 1}
+            },
+            "anyOf": [{"$ref": "#/definitions/alias"}, {"$ref": "#/definitions/both"}, {"type": "string"}],
+            "patternProperties": {"^x-": {"$ref": "#/definitions/alias"}},
+            "additionalProperties": {"$ref": "#/definitions/thing"}
+        });
+        let program = compile(&schema, &CompileOptions::default()).expect("compiles");
+        let list = program.code(program.root()).iter().find_map(|i| match i {
+            Instr::AnyOf(l) => Some(*l),
+            _ => None,
+        });
+        let list = list.expect("an anyOf");
+        let (given, quick) = (program.list(list), program.quick_list(list));
+        let target = |id: NodeId| program.location(id).rsplit('#').next().unwrap_or_default().to_string();
+        // The hops through the alternative and `alias` end at `thing`; `both`, a
+        // `$ref` with a sibling keyword, does work of its own; a plain
+        // schema stays.
+        assert_eq!(target(quick[0]), "/definitions/thing");
+        assert_eq!(target(quick[1]), "/definitions/both");
+        assert_eq!(quick[2], given[2]);
+        assert_ne!(quick[0], given[0], "the list itself keeps the $ref for error locations");
+        let object = root_object(&program);
+        assert_eq!(target(object.quick_patterns[0]), "/definitions/thing");
+        assert_eq!(target(object.additional_quick), "/definitions/thing");
+        assert_eq!(target(object.patterns[0].1), "/patternProperties/^x-");
+        assert_eq!(object.additional.map(target).as_deref(), Some("/additionalProperties"));
     }
 
     #[test]

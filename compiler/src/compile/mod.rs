@@ -296,6 +296,9 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             strings: self.strings,
             arrays: self.arrays,
             objects: self.objects,
+            // Each list as is until the node entries say which of its
+            // nodes only forward (`analysis::set_entries`).
+            quick_lists: self.lists.clone(),
             lists: self.lists,
             conds: self.conds,
             dynamic_refs: self.dynamic_refs,

@@ -704,8 +704,12 @@ impl<'a> Lowerer<'a, '_> {
                 entries: table.entries.into_boxed_slice(),
                 required: required.into_boxed_slice(),
                 dependents: dependents.into_boxed_slice(),
+                // The nodes as they are, until the node entries say which
+                // ones only forward (`analysis::set_entries`).
+                quick_patterns: patterns.iter().map(|&(_, node)| node).collect(),
                 patterns: patterns.into_boxed_slice(),
                 static_patterns,
+                additional_quick: additional.unwrap_or_default(),
                 additional,
                 additional_check: QuickCheck::Deferred,
                 additional_keyword,
