@@ -215,7 +215,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                             let own = c.entries.get(index as usize).map_or(&[][..], |e| &e.patterns);
                             for &node in own.iter().filter_map(|&i| c.quick_patterns.get(i as usize)) {
                                 matched = true;
-                                if !self.node::<false>(node, value, ev)? {
+                                if !self.node_compact::<false>(node, value, ev)? {
                                     return Ok(false);
                                 }
                             }
@@ -224,7 +224,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                             for (&(regex_id, _), &node) in c.patterns.iter().zip(c.quick_patterns.iter()) {
                                 if self.pattern_matches(regex_id, key)? {
                                     matched = true;
-                                    if !self.node::<false>(node, value, ev)? {
+                                    if !self.node_compact::<false>(node, value, ev)? {
                                         return Ok(false);
                                     }
                                 }
