@@ -545,3 +545,30 @@ fn subschemas_reached_through_forwarding_refs_decide_alike_and_errors_still_name
     assert!(locations(json!({"other": []})).iter().any(|l| l.starts_with("/additionalProperties/$ref/$ref/")));
     assert!(locations(json!({"all": {}})).iter().any(|l| l.starts_with("/properties/all/allOf/0/$ref/$ref/")));
 }
+
+#[test]
+fn arrays_of_records_are_checked_item_by_item() {
+    // Items that are one object instruction, directly and through a
+    // `$ref`: every item is checked, the first failure decides, and
+    // non-objects pass the object keywords unless `type` excludes them.
+    let schema = json!({
+        "$defs": {"point": {"type": "object", "required": ["x"], "properties": {"x": {"type": "number"}}}},
+        "properties": {
+            "direct": {"items": {"required": ["id"], "additionalProperties": {"type": "string"}}},
+            "referenced": {"items": {"$ref": "#/$defs/point"}}
+        }
+    });
+    let verdicts = agree(
+        &schema,
+        &[
+            json!({"direct": [{"id": "a"}, {"id": "b", "note": "n"}], "referenced": [{"x": 1}, {"x": 2.5}]}),
+            json!({"direct": [{"id": "a"}, {"id": 1}]}),
+            json!({"direct": [{"id": "a"}, {"name": "b"}]}),
+            json!({"direct": [1, "two", null]}),
+            json!({"referenced": [{"x": 1}, {"x": "1"}, {"x": 3}]}),
+            json!({"referenced": [{"x": 1}, 7]}),
+            json!({"referenced": []}),
+        ],
+    );
+    assert_eq!(verdicts, [true, false, false, true, false, false, true]);
+}

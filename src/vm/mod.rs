@@ -979,6 +979,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 self.each_passes(values, p.fuel, |_, v, _| Ok(types.admits(v, strict)), ev)
             }
             PreparedStep::Code(code) => self.each_passes(values, p.fuel, |vm, v, ev| vm.run::<false>(code, v, ev), ev),
+            // Arrays of records: each item goes straight to the object's
+            // checks, without the instruction dispatch.
+            PreparedStep::Single(Some(&Instr::Object(id))) => {
+                self.each_passes(values, p.fuel, |vm, v, ev| vm.object_instr::<false>(id, v, ev), ev)
+            }
             PreparedStep::Single(Some(instr)) => {
                 self.each_passes(values, p.fuel, |vm, v, ev| vm.instr::<false>(instr, v, ev), ev)
             }
