@@ -28,8 +28,9 @@
 //!
 //! Every node entered, property and item visited, and pattern matched is
 //! charged to a [`Meter`] (fuel, optional deadline, depth and Rust stack).
-//! Running out is a [`Stop`] (its reason, an [`Exhausted`](crate::Exhausted), kept by the
-//! meter), a third outcome distinct from invalid.
+//! Running out is a [`Stop`] (the meter keeps its reason, an
+//! [`Exhausted`](crate::Exhausted)), a third outcome distinct from
+//! invalid.
 
 mod annotations;
 mod array;

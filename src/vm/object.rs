@@ -19,8 +19,7 @@ use schemavm_compiler::bytecode::{
 };
 use schemavm_compiler::value::JsonType;
 
-use super::Stop;
-use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Spare, Vm, member};
+use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Spare, Stop, Vm, member};
 use crate::error::{ErrorKind, Exhausted, Pending};
 
 /// Deferred `properties` checks kept in a buffer during a quiet scan;

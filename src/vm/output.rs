@@ -27,8 +27,7 @@ use serde_json::Value;
 
 use schemavm_compiler::bytecode::{NodeFlags, NodeId};
 
-use super::Stop;
-use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Vm, render_keyword_path};
+use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Stop, Vm, render_keyword_path};
 use crate::error::ValidationError;
 
 /// The evaluation of one subschema at one instance location.

@@ -762,9 +762,9 @@ mod tests {
         let list = list.expect("an anyOf");
         let (given, quick) = (program.list(list), program.quick_list(list));
         let target = |id: NodeId| program.location(id).rsplit('#').next().unwrap_or_default().to_string();
-        // The hops through the alternative and `alias` end at `thing`; `both`, a
-        // `$ref` with a sibling keyword, does work of its own; a plain
-        // schema stays.
+        // The hops through the alternative and `alias` end at `thing`;
+        // `both`, a `$ref` with a sibling keyword, does work of its own; a
+        // plain schema stays.
         assert_eq!(target(quick[0]), "/definitions/thing");
         assert_eq!(target(quick[1]), "/definitions/both");
         assert_eq!(quick[2], given[2]);
