@@ -17,9 +17,10 @@
 //!    that [`lower`] constructs with ECMA semantics. It runs every pattern
 //!    without lookaround or backreferences in time linear in the haystack.
 //!    A pattern whose dense DFA fits in a few kilobytes (dates, times,
-//!    identifiers) is also determinized at compile time, and matched by one
-//!    walk of its [`table`]: the meta regex's per-search set-up costs more
-//!    than the walk on the short strings such patterns check.
+//!    identifiers) is determinized at compile time and matched by one walk
+//!    of its [`table`] instead (the meta regex, built first to bound the
+//!    pattern's size, is then dropped): the meta regex's per-search set-up
+//!    costs more than the walk on the short strings such patterns check.
 //! 3. The backtracking engine, `fancy-regex`, only for patterns that keep
 //!    lookaround or backreferences. It is fed syntax generated from the tree
 //!    and runs under a step budget: when the budget runs out, [`Regex::is_match`]
@@ -259,20 +260,22 @@ pub struct Regex {
 #[derive(Debug)]
 enum Matcher {
     Fast(FastPath),
-    /// A fast path with pieces ([`FastPath::has_pieces`]) whose DFA is
-    /// small, matched by that DFA's table.
-    Table(Box<TableDfa>),
+    /// A small DFA's table, matching in place of `engine`'s matcher: a
+    /// fast path with pieces ([`FastPath::has_pieces`]), or a small
+    /// pattern of the linear engine, whose meta regex the table answers
+    /// for with one walk (no cache, no set-up) and is not kept.
+    Table {
+        table: Box<TableDfa>,
+        engine: Engine,
+    },
     /// The linear engine. With `leftmost`, matches are found by a
     /// leftmost-first search rather than `is_match`: an earliest-match
     /// search can stop at an empty `\B` match inside a multi-byte
     /// character, which UTF-8 mode then discards while skipping past a
     /// real match that started before it (`(?:\B|é)` on `"aéa"`).
-    /// A small pattern also has `table`, its determinized form, which
-    /// answers with one walk (no cache, no set-up).
     Linear {
         re: meta::Regex,
         leftmost: bool,
-        table: Option<Box<TableDfa>>,
     },
     Backtracking(fancy_regex::Regex),
 }
@@ -323,7 +326,8 @@ impl Regex {
             None => match FastPath::detect(&ast)? {
                 Some(fast) => {
                     let table = if fast.has_pieces() { build_small_dfa(&ast, limits) } else { None };
-                    let matcher = table.map_or(Matcher::Fast(fast), Matcher::Table);
+                    let matcher =
+                        table.map_or(Matcher::Fast(fast), |table| Matcher::Table { table, engine: Engine::Fast });
                     return Ok(Regex::assemble(pattern, &ast, matcher, limits));
                 }
                 None => Engine::Linear,
@@ -341,8 +345,10 @@ impl Regex {
                 // The meta regex first: a pattern it rejects as too big is
                 // not worth determinizing.
                 let re = build_linear(&ast, limits)?;
-                let table = if leftmost { None } else { build_small_dfa(&ast, limits) };
-                Matcher::Linear { re, leftmost, table }
+                match if leftmost { None } else { build_small_dfa(&ast, limits) } {
+                    Some(table) => Matcher::Table { table, engine: Engine::Linear },
+                    None => Matcher::Linear { re, leftmost },
+                }
             }
             Engine::Backtracking => Matcher::Backtracking(build_backtracking(&ast, limits)?),
         };
@@ -352,12 +358,12 @@ impl Regex {
     fn assemble(pattern: &str, ast: &ast::Ast, matcher: Matcher, limits: &RegexLimits) -> Regex {
         let (program_size, fixed_cost, matcher_memory) = match &matcher {
             Matcher::Fast(fast) => (fast.scans(), 0, fast.memory_usage()),
-            Matcher::Table(table) => (1, 0, table.memory_usage()),
-            Matcher::Linear { re, table, .. } => {
-                let dfa_memory = table.as_ref().map_or(0, |t| t.memory_usage());
-                let memory =
-                    re.memory_usage().saturating_add(re.create_cache().memory_usage()).saturating_add(dfa_memory);
-                (program_size(&ast.root), 0, memory)
+            // A fast path's table costs one lookup per byte; a linear
+            // pattern's keeps the linear engine's bound.
+            Matcher::Table { table, engine: Engine::Fast } => (1, 0, table.memory_usage()),
+            Matcher::Table { table, .. } => (program_size(&ast.root), 0, table.memory_usage()),
+            Matcher::Linear { re, .. } => {
+                (program_size(&ast.root), 0, re.memory_usage().saturating_add(re.create_cache().memory_usage()))
             }
             Matcher::Backtracking(re) => (
                 program_size(&ast.root),
@@ -390,11 +396,9 @@ impl Regex {
         }
         match &self.matcher {
             Matcher::Fast(fast) => Ok(fast.is_match(haystack)),
-            Matcher::Table(table) | Matcher::Linear { table: Some(table), .. } => {
-                Ok(table.is_match(haystack.as_bytes()))
-            }
-            Matcher::Linear { re, leftmost: false, .. } => Ok(re.is_match(haystack)),
-            Matcher::Linear { re, leftmost: true, .. } => Ok(re.find(haystack).is_some()),
+            Matcher::Table { table, .. } => Ok(table.is_match(haystack.as_bytes())),
+            Matcher::Linear { re, leftmost: false } => Ok(re.is_match(haystack)),
+            Matcher::Linear { re, leftmost: true } => Ok(re.find(haystack).is_some()),
             Matcher::Backtracking(re) => re.is_match(haystack).map_err(|_| MatchLimitExceeded),
         }
     }
@@ -421,7 +425,8 @@ impl Regex {
     /// The engine this pattern runs on.
     pub fn engine(&self) -> Engine {
         match self.matcher {
-            Matcher::Fast(_) | Matcher::Table(_) => Engine::Fast,
+            Matcher::Fast(_) => Engine::Fast,
+            Matcher::Table { engine, .. } => engine,
             Matcher::Linear { .. } => Engine::Linear,
             Matcher::Backtracking(_) => Engine::Backtracking,
         }

@@ -600,7 +600,7 @@ fn cost_grows_with_haystack_and_program() {
     // ... and a small DFA's table, chosen for both, looks each byte up once.
     for pattern in ["^(get|put|post)$", "^[a-z]+(-[a-z]+)*$"] {
         let table = compile(pattern);
-        assert!(matches!(table.matcher, Matcher::Table(_)), "{pattern}");
+        assert!(matches!(table.matcher, Matcher::Table { .. }), "{pattern}");
         assert_eq!(table.engine(), Engine::Fast);
         assert_eq!(table.cost(9), 10);
     }
@@ -956,7 +956,7 @@ fn agrees_with_linear_engine(pattern: &str, haystacks: &[String]) -> Result<(), 
     // each held to the meta regex.
     let scan = Regex::with_engine(pattern, &limits, Engine::Fast).ok();
     for haystack in haystacks {
-        let expected = meta_is_match(&linear, haystack);
+        let expected = meta_is_match(pattern, haystack);
         for re in [Some(&auto), scan.as_ref(), Some(&linear)].into_iter().flatten() {
             prop_assert_eq!(
                 re.is_match(haystack),
@@ -965,19 +965,26 @@ fn agrees_with_linear_engine(pattern: &str, haystacks: &[String]) -> Result<(), 
                 pattern,
                 haystack,
                 re.engine(),
-                matches!(re.matcher, Matcher::Table(_) | Matcher::Linear { table: Some(_), .. })
+                matches!(re.matcher, Matcher::Table { .. })
             );
         }
     }
     Ok(())
 }
 
-/// The linear engine's meta regex's answer (its table aside).
-fn meta_is_match(linear: &Regex, haystack: &str) -> bool {
-    match &linear.matcher {
-        Matcher::Linear { re, leftmost: true, .. } => re.find(haystack).is_some(),
-        Matcher::Linear { re, leftmost: false, .. } => re.is_match(haystack),
-        other => panic!("not the linear engine: {other:?}"),
+/// The meta regex the linear engine builds for `pattern` (kept by it
+/// unless a table answers in its place), and whether it searches
+/// leftmost-first.
+fn meta_regex(pattern: &str) -> (meta::Regex, bool) {
+    let ast = parse::parse(pattern, ParseLimits::NONE).unwrap();
+    (build_linear(&ast, &RegexLimits::default()).unwrap(), ast.root.has_not_word_boundary())
+}
+
+/// The meta regex's answer for `pattern` (a table aside).
+fn meta_is_match(pattern: &str, haystack: &str) -> bool {
+    match meta_regex(pattern) {
+        (re, true) => re.find(haystack).is_some(),
+        (re, false) => re.is_match(haystack),
     }
 }
 
@@ -1016,11 +1023,11 @@ proptest! {
         let Ok(re) = Regex::with_engine(&pattern, &RegexLimits::default(), Engine::Linear) else {
             return Err(TestCaseError::reject("not for the linear engine"));
         };
-        let Matcher::Linear { re: meta, table: Some(_), .. } = &re.matcher else {
+        let Matcher::Table { engine: Engine::Linear, .. } = &re.matcher else {
             return Err(TestCaseError::reject("no small DFA"));
         };
         for haystack in &haystacks {
-            prop_assert_eq!(re.is_match(haystack).ok(), Some(meta.is_match(haystack)), "{} on {:?}", pattern, haystack);
+            prop_assert_eq!(re.is_match(haystack).ok(), Some(meta_is_match(&pattern, haystack)), "{} on {:?}", pattern, haystack);
         }
     }
 
@@ -1087,7 +1094,7 @@ fn repeated_group_patterns_often_take_the_fast_path() {
             Ok(Matcher::Fast(fast::FastPath::Sequence(sequence))) if sequence.repeats() > 0 => repeats += 1,
             _ => other += 1,
         }
-        tables += usize::from(matches!(compile(&pattern).matcher, Matcher::Table(_)));
+        tables += usize::from(matches!(compile(&pattern).matcher, Matcher::Table { .. }));
     }
     println!(
         "{repeats} of 1000 repeated-group patterns have a sequence with a repeated group ({other} do not); \
@@ -1159,7 +1166,7 @@ fn composite_patterns_often_take_the_fast_path() {
     for _ in 0..1000 {
         let Ok(tree) = strategy.new_tree(&mut runner) else { continue };
         let pattern = tree.current();
-        tables += usize::from(matches!(compile(&pattern).matcher, Matcher::Table(_)));
+        tables += usize::from(matches!(compile(&pattern).matcher, Matcher::Table { .. }));
         match Regex::with_engine(&pattern, &RegexLimits::default(), Engine::Fast).map(|re| re.matcher) {
             Ok(Matcher::Fast(fast::FastPath::AnyOf(_))) => any_of += 1,
             Ok(Matcher::Fast(fast::FastPath::Sequence(_))) => sequences += 1,
@@ -1217,7 +1224,8 @@ fn report_linear_engine_overhead() {
         (r"^\S+@\S+\.\S+$", "someone.else@example.co.uk"),
     ] {
         let re = compile(pattern);
-        let Matcher::Linear { re: meta, leftmost: false, .. } = &re.matcher else { panic!("{pattern}") };
+        let (meta, leftmost) = meta_regex(pattern);
+        assert!(!leftmost, "{pattern}");
         let ast = parse::parse(pattern, ParseLimits::NONE).unwrap();
         let hir = lower::to_hir(&ast).unwrap();
         let nfa = thompson::Compiler::new()
@@ -1248,7 +1256,8 @@ fn report_linear_engine_overhead() {
 #[test]
 fn small_patterns_are_determinized_and_large_ones_are_not() {
     let has_dfa = |pattern: &str| match &compile(pattern).matcher {
-        Matcher::Linear { table, .. } => table.is_some(),
+        Matcher::Table { engine: Engine::Linear, .. } => true,
+        Matcher::Linear { .. } => false,
         _ => panic!("{pattern} is not on the linear engine"),
     };
     let date = r"^([0-9]([0-9]([0-9][1-9]|[1-9]0)|[1-9]00)|[1-9]000)(-(0[1-9]|1[0-2])(-(0[1-9]|[1-2][0-9]|3[0-1]))?)?$";
