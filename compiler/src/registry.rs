@@ -19,13 +19,11 @@
 //! keywords: such a target inherits the base URI and dialect of its
 //! nearest crawled ancestor.
 
-use std::collections::HashMap;
-
 use serde_json::{Map, Value};
 
 use crate::draft::{Draft, Vocabularies};
 use crate::error::{CompileError, CompileErrorKind};
-use crate::hash::IdMap;
+use crate::hash::{IdMap, TextMap};
 use crate::keyword::{KeywordTable, Kw};
 use crate::metaschema;
 use crate::pointer::{self, IndexToken};
@@ -60,7 +58,7 @@ struct Anchor<'a> {
 pub(crate) struct ResourceEntry<'a> {
     pub uri: AbsoluteUri,
     pub root: &'a Value,
-    anchors: HashMap<String, Anchor<'a>>,
+    anchors: TextMap<String, Anchor<'a>>,
     pub recursive_anchor: bool,
 }
 
@@ -129,7 +127,7 @@ pub(crate) struct Target<'a> {
 /// See the module documentation.
 pub(crate) struct Registry<'a> {
     resources: Vec<ResourceEntry<'a>>,
-    by_uri: HashMap<AbsoluteUri, ResIdx>,
+    by_uri: TextMap<AbsoluteUri, ResIdx>,
     info: IdMap<*const Value, SchemaInfo>,
     pointers: PointerText,
     pending: Vec<(AbsoluteUri, &'a Value)>,
@@ -167,7 +165,7 @@ impl<'a> Registry<'a> {
         }
         let mut registry = Registry {
             resources: Vec::new(),
-            by_uri: HashMap::new(),
+            by_uri: TextMap::default(),
             info: IdMap::with_capacity_and_hasher(root_containers, Default::default()),
             pointers: PointerText::default(),
             pending,
@@ -443,7 +441,7 @@ impl<'a> Registry<'a> {
             ));
         }
         let idx = ResIdx::try_from(self.resources.len()).map_err(|_| internal(uri.as_str()))?;
-        self.resources.push(ResourceEntry { uri: uri.clone(), root, anchors: HashMap::new(), recursive_anchor: false });
+        self.resources.push(ResourceEntry { uri: uri.clone(), root, anchors: TextMap::default(), recursive_anchor: false });
         self.by_uri.insert(uri, idx);
         Ok(idx)
     }

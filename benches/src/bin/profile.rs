@@ -7,7 +7,9 @@
 //! ```
 //!
 //! Arguments: optionally `--errors` (time `iter_errors`, counting the
-//! errors, instead of `is_valid`), case name (from `cases.json` or
+//! errors, instead of `is_valid`) or `--compile` (time compiling the
+//! case's schema, after one compile outside the loop that does the
+//! one-time set-up such as meta-schemas), case name (from `cases.json` or
 //! `errors.json`, or `mcp` for the MCP shape: every generated call, any
 //! instance name), instance name (file stem; `invalid` for an
 //! `errors.json` case), iterations, and optionally the peer (`schemavm`,
@@ -20,12 +22,16 @@ use schemavm_benches::{Peer, cases, data_dir, error_cases};
 
 fn main() -> Result<(), String> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let errors = args.first().is_some_and(|a| a == "--errors");
-    if errors {
+    let mode = match args.first().map(String::as_str) {
+        Some("--errors") => Mode::Errors,
+        Some("--compile") => Mode::Compile,
+        _ => Mode::IsValid,
+    };
+    if mode != Mode::IsValid {
         args.remove(0);
     }
     let [case, instance, iterations, rest @ ..] = args.as_slice() else {
-        return Err("usage: profile [--errors] CASE INSTANCE ITERATIONS [schemavm|jsonschema|boon]".into());
+        return Err("usage: profile [--errors|--compile] CASE INSTANCE ITERATIONS [schemavm|jsonschema|boon]".into());
     };
     let iterations: u64 = iterations.parse().map_err(|e| format!("iterations: {e}"))?;
     let peer = match rest.first().map(String::as_str) {
@@ -60,13 +66,25 @@ fn main() -> Result<(), String> {
     let start = Instant::now();
     let mut count = 0u64;
     for _ in 0..iterations {
-        count += if errors { v.error_count(black_box(value)) as u64 } else { u64::from(v.is_valid(black_box(value))) };
+        count += match mode {
+            Mode::IsValid => u64::from(v.is_valid(black_box(value))),
+            Mode::Errors => v.error_count(black_box(value)) as u64,
+            Mode::Compile => u64::from(peer.compile(black_box(&c.schema)).is_ok()),
+        };
     }
     let per = start.elapsed().as_nanos() as f64 / iterations as f64;
-    if errors {
-        println!("{} {case}/{instance}: {per:.0} ns per iter_errors ({count} errors in all)", peer.name());
-    } else {
-        println!("{} {case}/{instance}: {per:.0} ns per is_valid ({count}/{iterations} valid)", peer.name());
+    match mode {
+        Mode::IsValid => println!("{} {case}/{instance}: {per:.0} ns per is_valid ({count}/{iterations} valid)", peer.name()),
+        Mode::Errors => println!("{} {case}/{instance}: {per:.0} ns per iter_errors ({count} errors in all)", peer.name()),
+        Mode::Compile => println!("{} {case}: {per:.0} ns per compile ({count}/{iterations} compiled)", peer.name()),
     }
     Ok(())
+}
+
+/// What the loop runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    IsValid,
+    Errors,
+    Compile,
 }

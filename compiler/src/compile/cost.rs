@@ -34,12 +34,10 @@
 //! Both are recorded per node ([`NodeCost`]) for `schemavm explain`.
 //! The analysis itself is bounded by [`Limits::max_analysis_work`].
 
-use std::collections::HashMap;
-
 use crate::bytecode::*;
 use crate::compile::analysis::Adjacency;
 use crate::error::{CompileError, CompileErrorKind};
-use crate::hash::IdMap;
+use crate::hash::{IdMap, TextMap};
 use crate::options::Limits;
 
 /// Where a descending application lands, for deciding whether two of
@@ -61,7 +59,7 @@ enum Child {
 /// child then indexes a table instead of hashing names per location.
 #[derive(Default)]
 struct ChildIds<'p> {
-    keys: HashMap<&'p str, u32>,
+    keys: TextMap<&'p str, u32>,
     indices: IdMap<usize, u32>,
     count: u32,
 }
@@ -420,7 +418,7 @@ impl<'a> Graph<'a> {
             Graph { in_place, edge_at: Vec::with_capacity(n + 1), edges: Vec::with_capacity(n), children: 0 };
         graph.edge_at.push(0);
         let names = program.objects.iter().map(|o| o.names.len()).sum();
-        let mut ids = ChildIds { keys: HashMap::with_capacity(names), ..ChildIds::default() };
+        let mut ids = ChildIds { keys: TextMap::with_capacity_and_hasher(names, Default::default()), ..ChildIds::default() };
         for i in 0..n {
             let id = NodeId(i as u32);
             descending_edges(program, id, &mut ids, &mut graph.edges);

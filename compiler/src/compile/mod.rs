@@ -16,14 +16,12 @@ mod cost;
 mod discriminator;
 mod schema;
 
-use std::collections::{HashMap, HashSet};
-
 use serde_json::Value;
 
 use crate::bytecode::*;
 use crate::draft::{Draft, Vocabularies};
 use crate::error::{CompileError, CompileErrorKind, DEFAULT_BASE_URI};
-use crate::hash::IdMap;
+use crate::hash::{IdMap, TextMap, TextSet};
 use crate::keyword::Kw;
 use crate::options::CompileOptions;
 use crate::regex::Regex;
@@ -107,7 +105,7 @@ pub(crate) struct Lowerer<'a, 'o> {
     contents: Vec<ContentChecks>,
     regexes: Vec<Regex>,
     annotations: Vec<(NodeId, Box<[Annotation]>)>,
-    regex_ids: HashMap<String, RegexId>,
+    regex_ids: TextMap<String, RegexId>,
     regex_memory: usize,
     const_size: usize,
     /// Registry resource → program resource.
@@ -116,10 +114,10 @@ pub(crate) struct Lowerer<'a, 'o> {
     node_ids: IdMap<*const Value, NodeId>,
     /// The node each `$ref` string resolved to, by its resource (keyed by
     /// schema text: the standard keyed hasher).
-    ref_nodes: HashMap<(ResIdx, &'a str), NodeId>,
+    ref_nodes: TextMap<(ResIdx, &'a str), NodeId>,
     work: Vec<(NodeId, &'a Value, SchemaInfo)>,
     /// Anchor names some `$dynamicRef` resolves dynamically.
-    dynamic_names: HashSet<String>,
+    dynamic_names: TextSet<String>,
     uses_recursive_ref: bool,
     strict_integers: bool,
 }
@@ -147,15 +145,15 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             contents: Vec::new(),
             regexes: Vec::new(),
             annotations: Vec::new(),
-            regex_ids: HashMap::new(),
+            regex_ids: TextMap::default(),
             regex_memory: 0,
             const_size: 0,
             resource_ids: IdMap::default(),
             resource_order: Vec::new(),
             node_ids: IdMap::with_capacity_and_hasher(subschemas, Default::default()),
-            ref_nodes: HashMap::new(),
+            ref_nodes: TextMap::default(),
             work: Vec::new(),
-            dynamic_names: HashSet::new(),
+            dynamic_names: TextSet::default(),
             uses_recursive_ref: false,
             strict_integers,
         }

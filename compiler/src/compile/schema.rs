@@ -1,8 +1,6 @@
 //! Lowering one schema object: each keyword to its instruction (or to a
 //! field of a fused instruction), with the keyword's value checked.
 
-use std::collections::HashMap;
-
 use serde_json::{Map, Value};
 
 use super::{Lowerer, internal};
@@ -10,6 +8,7 @@ use crate::bytecode::*;
 use crate::draft::Draft;
 use crate::error::{CompileError, CompileErrorKind};
 use crate::format::Format;
+use crate::hash::{TextMap, TextSet};
 use crate::keyword::{KeywordTable, Kw};
 use crate::lookup::KeyTable;
 use crate::number::Num;
@@ -347,7 +346,7 @@ impl<'a> Lowerer<'a, '_> {
             }
             self.check_constant(e, k.info, "enum")?;
             let mut strings: Vec<Box<str>> = Vec::new();
-            let mut seen = std::collections::HashSet::new();
+            let mut seen = TextSet::default();
             for s in items.iter().filter_map(Value::as_str) {
                 if seen.insert(s) {
                     strings.push(s.into());
@@ -808,7 +807,7 @@ struct EntryTable<'a> {
     entries: Vec<PropertyEntry>,
     /// Name → index, kept once there are more than [`ENTRY_SCAN_MAX`]
     /// names (fewer are found by scanning `names`).
-    index: HashMap<&'a str, u32>,
+    index: TextMap<&'a str, u32>,
 }
 
 /// Most names an [`EntryTable`] finds by scanning.
