@@ -7,6 +7,7 @@
 //! each key the object has once, after which a keyword is an array slot.
 
 use serde_json::{Map, Value};
+use smallvec::SmallVec;
 
 macro_rules! keywords {
     ($($variant:ident = $name:literal,)*) => {
@@ -122,8 +123,14 @@ impl Kw {
 }
 
 /// The known keywords of one schema object, by [`Kw`].
+///
+/// The values are kept in the object's order, and a byte per keyword
+/// says where (a table of every keyword's value would be over 60 mostly
+/// empty slots, cleared and moved for each of a large schema's objects).
 pub(crate) struct KeywordTable<'a> {
-    values: [Option<&'a Value>; Kw::COUNT],
+    values: SmallVec<[&'a Value; 12]>,
+    /// Per keyword: one more than its value's index, or 0 if absent.
+    slots: [u8; Kw::COUNT],
     /// The keywords present, as a set.
     present: u64,
     unknown: bool,
@@ -132,14 +139,16 @@ pub(crate) struct KeywordTable<'a> {
 impl<'a> KeywordTable<'a> {
     /// Classifies every key of `obj`.
     pub(crate) fn of(obj: &'a Map<String, Value>) -> KeywordTable<'a> {
-        let mut table = KeywordTable { values: [None; Kw::COUNT], present: 0, unknown: false };
+        let mut table = KeywordTable { values: SmallVec::new(), slots: [0; Kw::COUNT], present: 0, unknown: false };
         for (key, value) in obj {
             match Kw::from_name(key) {
                 Some(kw) => {
-                    if let Some(slot) = table.values.get_mut(kw as usize) {
-                        *slot = Some(value);
-                        table.present |= kw.bit();
-                    }
+                    // Each name is one keyword's: a keyword appears once.
+                    let Some(slot) = table.slots.get_mut(kw as usize) else { continue };
+                    let Ok(index) = u8::try_from(table.values.len() + 1) else { continue };
+                    *slot = index;
+                    table.values.push(value);
+                    table.present |= kw.bit();
                 }
                 None => table.unknown = true,
             }
@@ -160,7 +169,8 @@ impl<'a> KeywordTable<'a> {
     /// The value of keyword `kw`, if the object has it.
     #[inline]
     pub(crate) fn get(&self, kw: Kw) -> Option<&'a Value> {
-        self.values.get(kw as usize).copied().flatten()
+        let slot = usize::from(*self.slots.get(kw as usize)?);
+        self.values.get(slot.checked_sub(1)?).copied()
     }
 
     /// Whether the object has keyword `kw`.
@@ -197,5 +207,27 @@ mod tests {
         assert!(table.has(Kw::MinLength));
         assert!(!table.has(Kw::MaxLength));
         assert!(table.has_unknown());
+    }
+
+    /// Values land at their keyword's rank whatever the order of the
+    /// object's keys (a `Map` is sorted by name, not by keyword).
+    #[test]
+    fn table_keeps_every_keyword_value() {
+        let schema = json!({
+            "writeOnly": 0, "$schema": 1, "type": 2, "items": 3, "minLength": 4, "title": 5,
+            "$id": 6, "unevaluatedProperties": 7, "x": 8, "properties": 9, "allOf": 10,
+            "required": 11, "not": 12, "enum": 13, "const": 14
+        });
+        let obj = schema.as_object().unwrap();
+        let table = KeywordTable::of(obj);
+        for (name, value) in obj {
+            match Kw::from_name(name) {
+                Some(kw) => assert_eq!(table.get(kw), Some(value), "{name}"),
+                None => assert_eq!(name, "x"),
+            }
+        }
+        assert_eq!(table.present().count(), 14);
+        assert!(!table.has(Kw::MaxLength));
+        assert_eq!(table.get(Kw::MaxLength), None);
     }
 }
