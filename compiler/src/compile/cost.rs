@@ -507,14 +507,15 @@ impl Walk {
             work: 0,
             max_work,
             marks: vec![Mark::default(); nodes],
-            touched: Vec::new(),
+            // A location's closure holds at most every node: sized once.
+            touched: Vec::with_capacity(nodes),
             root_at: vec![usize::MAX; nodes],
             child_rank: vec![usize::MAX; graph.children],
             lone,
             cheap,
             wild: vec![None; nodes],
-            order: Vec::new(),
-            stack: Vec::new(),
+            order: Vec::with_capacity(nodes),
+            stack: Vec::with_capacity(nodes),
             landings: Vec::new(),
         }
     }

@@ -125,14 +125,16 @@ pub(crate) struct Lowerer<'a, 'o> {
 impl<'a, 'o> Lowerer<'a, 'o> {
     fn new(registry: Registry<'a>, root_resource: ResIdx, options: &'o CompileOptions) -> Self {
         let strict_integers = registry.root_dialect().draft == Draft::Draft4;
-        let subschemas = registry.subschemas();
+        let subschemas = registry.subschemas().min(options.limits.max_nodes);
         Lowerer {
             registry,
             root_resource,
             options,
-            nodes: Vec::new(),
-            locations: Vec::new(),
-            code: Vec::new(),
+            // A node per subschema, usually, and an instruction or two
+            // each: sized once rather than grown.
+            nodes: Vec::with_capacity(subschemas),
+            locations: Vec::with_capacity(subschemas),
+            code: Vec::with_capacity(subschemas),
             values: Vec::new(),
             enums: Vec::new(),
             numbers: Vec::new(),
@@ -152,7 +154,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             resource_order: Vec::new(),
             node_ids: IdMap::with_capacity_and_hasher(subschemas, Default::default()),
             ref_nodes: TextMap::default(),
-            work: Vec::new(),
+            work: Vec::with_capacity(subschemas),
             dynamic_names: TextSet::default(),
             uses_recursive_ref: false,
             strict_integers,
