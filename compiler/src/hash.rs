@@ -10,8 +10,8 @@
 //!   seed drawn per table. A schema cannot aim collisions at a seed it
 //!   does not know, and each table lives for one compilation, so there is
 //!   no long-running state to study; foldhash hashes a short string in a
-//!   few multiplies, where the standard library's SipHash took about a
-//!   tenth of a large schema's compile time.
+//!   few multiplies, where the standard library's SipHash took about 7% of
+//!   a large schema's compile time (fhir's).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};

@@ -441,7 +441,12 @@ impl<'a> Registry<'a> {
             ));
         }
         let idx = ResIdx::try_from(self.resources.len()).map_err(|_| internal(uri.as_str()))?;
-        self.resources.push(ResourceEntry { uri: uri.clone(), root, anchors: TextMap::default(), recursive_anchor: false });
+        self.resources.push(ResourceEntry {
+            uri: uri.clone(),
+            root,
+            anchors: TextMap::default(),
+            recursive_anchor: false,
+        });
         self.by_uri.insert(uri, idx);
         Ok(idx)
     }

@@ -418,7 +418,8 @@ impl<'a> Graph<'a> {
             Graph { in_place, edge_at: Vec::with_capacity(n + 1), edges: Vec::with_capacity(n), children: 0 };
         graph.edge_at.push(0);
         let names = program.objects.iter().map(|o| o.names.len()).sum();
-        let mut ids = ChildIds { keys: TextMap::with_capacity_and_hasher(names, Default::default()), ..ChildIds::default() };
+        let mut ids =
+            ChildIds { keys: TextMap::with_capacity_and_hasher(names, Default::default()), ..ChildIds::default() };
         for i in 0..n {
             let id = NodeId(i as u32);
             descending_edges(program, id, &mut ids, &mut graph.edges);

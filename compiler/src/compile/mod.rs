@@ -113,7 +113,7 @@ pub(crate) struct Lowerer<'a, 'o> {
     resource_order: Vec<ResIdx>,
     node_ids: IdMap<*const Value, NodeId>,
     /// The node each `$ref` string resolved to, by its resource (keyed by
-    /// schema text: the standard keyed hasher).
+    /// schema text: a [`TextMap`], seeded per table).
     ref_nodes: TextMap<(ResIdx, &'a str), NodeId>,
     work: Vec<(NodeId, &'a Value, SchemaInfo)>,
     /// Anchor names some `$dynamicRef` resolves dynamically.
