@@ -188,6 +188,18 @@ fn walk_entry(
     limits: &Limits,
 ) -> Result<NodeCost, CompileError> {
     let too_much = |w| limit(program, entry, "max_analysis_work", w, limits.max_analysis_work);
+    if graph.successors(entry).is_empty() && graph.edges(entry).is_empty() {
+        // A leaf (most entries of a large schema): its location is itself,
+        // evaluated once, reaching nothing. The walk would find that for
+        // one unit of work, and set up and clear its tables to do so.
+        walk.work = walk.work.saturating_add(1);
+        if walk.work > walk.max_work {
+            return Err(too_much(walk.work));
+        }
+        let cost = NodeCost { fan_out: 1, unmemoized_fan_out: 1, in_place_depth: 0 };
+        check(program, entry, cost, limits)?;
+        return Ok(cost);
+    }
     let mut landings = std::mem::take(&mut walk.landings);
     landings.clear();
     let cost = walk.location(graph, &[(entry, 1)], &[], memo, Some(&mut landings)).map_err(too_much)?;
@@ -691,6 +703,30 @@ mod tests {
         let err = compile(&schema, &tight(4)).unwrap_err();
         assert!(
             matches!(err.kind(), CompileErrorKind::LimitExceeded { limit: "max_fan_out", bound: 5, max: 4 }),
+            "{err}"
+        );
+    }
+
+    /// A leaf entry (no in-place application, no child) costs one
+    /// evaluation and one unit of analysis work, as a walk of it would.
+    #[test]
+    fn leaf_entries_cost_one_evaluation_and_one_unit_of_work() {
+        let schema = json!({"properties": {"a": {"type": "string"}, "b": {"type": "integer"}}});
+        let program = compile(&schema, &CompileOptions::default()).unwrap();
+        for id in program.node_ids().filter(|id| *id != program.root()) {
+            let cost = program.cost(id);
+            assert_eq!((cost.fan_out, cost.unmemoized_fan_out, cost.in_place_depth), (1, 1, 0));
+        }
+        // The root's walk: itself, its two edges and its two named
+        // children's groups (5); then one unit per leaf.
+        let work = |max_analysis_work| CompileOptions {
+            limits: Limits { max_analysis_work, ..Limits::default() },
+            ..Default::default()
+        };
+        assert!(compile(&schema, &work(7)).is_ok());
+        let err = compile(&schema, &work(6)).unwrap_err();
+        assert!(
+            matches!(err.kind(), CompileErrorKind::LimitExceeded { limit: "max_analysis_work", bound: 7, max: 6 }),
             "{err}"
         );
     }
