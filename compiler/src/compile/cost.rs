@@ -350,8 +350,32 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64
             }
         }
     }
-    named.sort_by_key(|(rank, _, _)| *rank);
-    let runs: Vec<(NodeId, u64)> = named.iter().map(|&(_, node, weight)| (node, weight)).collect();
+    // Each child's landings in one run, children in rank order (a
+    // counting sort by rank, stable): `ends[rank]` is where its run ends.
+    let mut ends = std::mem::take(&mut walk.run_ends);
+    ends.clear();
+    ends.resize(ranked.len(), 0);
+    for &(rank, _, _) in &named {
+        if let Some(e) = ends.get_mut(rank) {
+            *e += 1;
+        }
+    }
+    let mut total = 0;
+    for e in ends.iter_mut() {
+        total += *e;
+        *e = total - *e;
+    }
+    let mut runs = std::mem::take(&mut walk.runs);
+    runs.clear();
+    runs.resize(named.len(), (NodeId(0), 0));
+    for &(rank, node, weight) in &named {
+        if let Some(e) = ends.get_mut(rank) {
+            if let Some(slot) = runs.get_mut(*e) {
+                *slot = (node, weight);
+            }
+            *e += 1;
+        }
+    }
     let mut groups = Groups::default();
     // A named child's group is its landings plus the wildcards of its
     // kind. When those wildcards are all lone leaves and none of them is
@@ -398,10 +422,9 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64
     add(&any_key, 0, false)?;
     add(&any_item, 1, false)?;
     let mut start = 0;
-    for (rank, c) in ranked.iter().enumerate() {
-        let len = named.get(start..).map_or(0, |rest| rest.iter().take_while(|(r, _, _)| *r == rank).count());
-        let list = runs.get(start..start + len).unwrap_or(&[]);
-        start += len;
+    for (c, &end) in ranked.iter().zip(&ends) {
+        let list = runs.get(start..end).unwrap_or(&[]);
+        start = end;
         let kind = if matches!(c, Child::Key(_)) { 0 } else { 1 };
         add(list, kind, true)?;
     }
@@ -410,6 +433,8 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64
             *tag = None;
         }
     }
+    walk.run_ends = ends;
+    walk.runs = runs;
     Ok(groups)
 }
 
@@ -499,6 +524,11 @@ struct Walk {
     stack: Vec<(NodeId, usize)>,
     /// An entry's landings: a buffer reused across entries.
     landings: Landings,
+    /// The named children's landings, child by child, and where each
+    /// child's run ends, in [`coinciding_groups`]: buffers reused across
+    /// entries.
+    runs: Vec<Root>,
+    run_ends: Vec<usize>,
 }
 
 impl Walk {
@@ -530,6 +560,8 @@ impl Walk {
             order: Vec::with_capacity(nodes),
             stack: Vec::with_capacity(nodes),
             landings: Vec::new(),
+            runs: Vec::new(),
+            run_ends: Vec::new(),
         }
     }
 
