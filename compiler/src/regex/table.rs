@@ -26,11 +26,11 @@
 //! DFA's earliest unanchored search from the start of the haystack, which
 //! the regex module's property tests compare with its other engines.
 
-use std::collections::HashMap;
-
 use regex_automata::dfa::{Automaton, dense};
 use regex_automata::util::primitives::StateID;
 use regex_automata::util::start;
+
+use crate::hash::IdMap;
 
 /// The entry of a transition into a match state.
 const MATCH: u16 = u16::MAX;
@@ -71,9 +71,9 @@ impl TableDfa {
         let start = dfa.start_state(&start::Config::new()).ok()?;
         // Live states get rows in the order they are found; a breadth-first
         // walk over the class representatives finds every reachable one.
-        let mut rows: HashMap<StateID, u16> = HashMap::new();
+        let mut rows: IdMap<StateID, u16> = IdMap::default();
         let mut order: Vec<StateID> = Vec::new();
-        let entry_of = |id: StateID, rows: &mut HashMap<StateID, u16>, order: &mut Vec<StateID>| {
+        let entry_of = |id: StateID, rows: &mut IdMap<StateID, u16>, order: &mut Vec<StateID>| {
             if dfa.is_quit_state(id) {
                 return None;
             }
