@@ -2,7 +2,8 @@
 //!
 //! * [`IdHasher`]: a cheap, unkeyed hasher for tables keyed by values
 //!   schemavm creates itself: node and resource indices, interned scope
-//!   ids, and addresses of parsed documents' or instances' values (the
+//!   ids, a small DFA's state ids (dense, numbered by the determinizer),
+//!   and addresses of parsed documents' or instances' values (the
 //!   compiler's tables and the VM's memo). None is chosen by the schema's
 //!   text, so a keyed hash buys nothing there.
 //! * [`TextMap`]/[`TextSet`]: tables keyed by text from the schema (JSON
