@@ -921,6 +921,50 @@ pub struct ProgramFlags {
     pub draft: crate::draft::Draft,
 }
 
+/// The nodes' absolute schema locations, end to end in one string: one
+/// allocation for all of them, where a string per node cost a compile an
+/// allocation (and its header) per subschema.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct NodeLocations {
+    text: String,
+    /// Where each node's location ends in `text`; it starts where the
+    /// previous one ends.
+    ends: Vec<usize>,
+}
+
+impl NodeLocations {
+    /// Room for `nodes` locations.
+    pub(crate) fn with_capacity(nodes: usize) -> NodeLocations {
+        NodeLocations { text: String::new(), ends: Vec::with_capacity(nodes) }
+    }
+
+    /// Appends the next node's location, written by `write` to the end
+    /// of the text (it must only append).
+    pub(crate) fn push_with(&mut self, write: impl FnOnce(&mut String)) {
+        write(&mut self.text);
+        self.ends.push(self.text.len());
+    }
+
+    /// The location of the node at `index` (empty if there is none).
+    pub(crate) fn get(&self, index: usize) -> &str {
+        let start = match index.checked_sub(1) {
+            Some(previous) => self.ends.get(previous).copied().unwrap_or(0),
+            None => 0,
+        };
+        self.ends.get(index).and_then(|&end| self.text.get(start..end)).unwrap_or("")
+    }
+
+    /// How many locations it holds.
+    pub(crate) fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn shrink_to_fit(&mut self) {
+        self.text.shrink_to_fit();
+        self.ends.shrink_to_fit();
+    }
+}
+
 /// A compiled schema.
 #[derive(Debug)]
 pub struct Program {
@@ -928,7 +972,7 @@ pub struct Program {
     /// Each node's absolute schema location, `<base URI>#<JSON pointer>`
     /// (parallel to `nodes`; apart from them, which only the VM's hot
     /// paths read).
-    pub(crate) locations: Vec<Box<str>>,
+    pub(crate) locations: NodeLocations,
     pub(crate) code: Vec<Instr>,
     pub(crate) root: NodeId,
     pub(crate) values: Vec<Value>,
@@ -1157,7 +1201,7 @@ impl Program {
     /// A node's absolute schema location: `<base URI>#<JSON pointer>`.
     #[inline]
     pub fn location(&self, id: NodeId) -> &str {
-        self.locations.get(id.index()).map_or("", |l| &**l)
+        self.locations.get(id.index())
     }
     /// The cost bounds of a node (zero for nodes that are never entries).
     pub fn cost(&self, id: NodeId) -> NodeCost {
@@ -1435,6 +1479,23 @@ impl fmt::Display for InstrDisplay<'_> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Locations come back whole and in order, multi-byte characters
+    /// included, and an index past the end is empty.
+    #[test]
+    fn node_locations_are_kept_end_to_end() {
+        let written = ["json-schema:///#", "json-schema:///#/properties/é", "", "urn:x#/$defs/ü/items"];
+        let mut locations = NodeLocations::with_capacity(written.len());
+        for w in written {
+            locations.push_with(|text| text.push_str(w));
+        }
+        assert_eq!(locations.len(), written.len());
+        for (i, w) in written.iter().enumerate() {
+            assert_eq!(locations.get(i), *w);
+        }
+        assert_eq!(locations.get(written.len()), "");
+        assert_eq!(NodeLocations::default().get(0), "");
+    }
 
     fn set(types: &[JsonType]) -> TypeSet {
         types.iter().fold(TypeSet::EMPTY, |s, t| s.with(*t))

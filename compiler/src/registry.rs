@@ -218,11 +218,18 @@ impl<'a> Registry<'a> {
 
     /// The absolute location `<resource URI>#<pointer>` of a subschema.
     pub(crate) fn location(&self, info: &SchemaInfo) -> String {
-        let pointer = self.pointers.get(info.pointer);
-        match self.resource(info.resource) {
-            Some(r) => r.uri.with_fragment(pointer),
-            None => format!("#{pointer}"),
+        let mut out = String::new();
+        self.write_location(info, &mut out);
+        out
+    }
+
+    /// Appends [`Registry::location`] to `out`.
+    pub(crate) fn write_location(&self, info: &SchemaInfo, out: &mut String) {
+        if let Some(r) = self.resource(info.resource) {
+            out.push_str(r.uri.as_str());
         }
+        out.push('#');
+        out.push_str(self.pointers.get(info.pointer));
     }
 
     /// `info` moved down by the pointer `tokens` (unescaped).

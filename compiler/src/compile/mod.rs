@@ -91,7 +91,7 @@ pub(crate) struct Lowerer<'a, 'o> {
     options: &'o CompileOptions,
     nodes: Vec<Node>,
     /// Each node's location (see [`Program::locations`]).
-    locations: Vec<Box<str>>,
+    locations: NodeLocations,
     code: Vec<Instr>,
     values: Vec<Value>,
     enums: Vec<EnumSet>,
@@ -133,7 +133,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             // A node per subschema, usually, and an instruction or two
             // each: sized once rather than grown.
             nodes: Vec::with_capacity(subschemas),
-            locations: Vec::with_capacity(subschemas),
+            locations: NodeLocations::with_capacity(subschemas),
             code: Vec::with_capacity(subschemas),
             values: Vec::new(),
             enums: Vec::new(),
@@ -190,7 +190,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             entry: Entry::Full,
             resource,
         });
-        self.locations.push(self.registry.location(&target.info).into_boxed_str());
+        self.locations.push_with(|text| self.registry.write_location(&target.info, text));
         self.node_ids.insert(key, id);
         self.work.push((id, target.value, target.info));
         Ok(id)
@@ -321,7 +321,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         };
         let limits = &self.options.limits;
         if program.code.len() > limits.max_instructions {
-            let at = program.locations.first().map(|l| l.to_string()).unwrap_or_default();
+            let at = program.locations.get(0).to_string();
             return Err(CompileError::new(
                 CompileErrorKind::LimitExceeded {
                     limit: "max_instructions",
