@@ -225,11 +225,14 @@ impl<'a> Registry<'a> {
 
     /// Appends [`Registry::location`] to `out`.
     pub(crate) fn write_location(&self, info: &SchemaInfo, out: &mut String) {
-        if let Some(r) = self.resource(info.resource) {
-            out.push_str(r.uri.as_str());
+        let pointer = self.pointers.get(info.pointer);
+        match self.resource(info.resource) {
+            Some(r) => r.uri.push_with_fragment(pointer, out),
+            None => {
+                out.push('#');
+                out.push_str(pointer);
+            }
         }
-        out.push('#');
-        out.push_str(self.pointers.get(info.pointer));
     }
 
     /// `info` moved down by the pointer `tokens` (unescaped).

@@ -164,10 +164,15 @@ impl AbsoluteUri {
     /// This URI with `#fragment` appended (the fragment is written as given).
     pub fn with_fragment(&self, fragment: &str) -> String {
         let mut out = String::with_capacity(self.0.len() + 1 + fragment.len());
+        self.push_with_fragment(fragment, &mut out);
+        out
+    }
+
+    /// Appends [`AbsoluteUri::with_fragment`] to `out`.
+    pub fn push_with_fragment(&self, fragment: &str, out: &mut String) {
         out.push_str(&self.0);
         out.push('#');
         out.push_str(fragment);
-        out
     }
 }
 
