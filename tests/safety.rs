@@ -268,6 +268,30 @@ fn deep_instances_stop_at_the_depth_limit() {
     schemavm::corpus::dismantle(deep);
 }
 
+/// With the depth limit out of reach, the measured Rust stack stops a
+/// deep evaluation, on every path (the boolean one starts from a meter
+/// made when the validator was built, the others from a fresh one), and
+/// does not stop a shallow one.
+#[test]
+fn the_stack_limit_stops_deep_evaluations() {
+    let schema = json!({"items": {"$ref": "#"}});
+    let budget = Budget { max_depth: u32::MAX, max_stack_bytes: 64 << 10, ..Budget::default() };
+    let v = Validator::options().budget(budget).build(&schema).unwrap();
+    let nested = |levels: usize| (0..levels).fold(json!([]), |inner, _| Value::Array(vec![inner]));
+    let deep = nested(20_000);
+    assert!(!v.is_valid(&deep));
+    assert!(matches!(v.outcome(&deep), Outcome::BudgetExceeded { reason: Exhausted::Depth, .. }));
+    let errors: Vec<_> = v.iter_errors(&deep).collect();
+    assert!(
+        errors.last().is_some_and(|e| matches!(e.kind(), ErrorKind::BudgetExceeded { reason: Exhausted::Depth, .. }))
+    );
+    schemavm::corpus::dismantle(deep);
+    let shallow = nested(20);
+    assert!(v.is_valid(&shallow));
+    assert_eq!(v.outcome(&shallow), Outcome::Valid);
+    assert_eq!(v.iter_errors(&shallow).count(), 0);
+}
+
 #[test]
 fn dynamic_references_the_root_defines_are_static() {
     let meta = schemavm::compiler::metaschema::of_draft(schemavm::Draft::Draft202012).unwrap();

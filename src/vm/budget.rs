@@ -72,16 +72,32 @@ pub(crate) struct Meter {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Stop;
 
-/// The address of a local, as a measure of the stack pointer.
+/// The address of a local, as a measure of the stack pointer. (Taking
+/// the address keeps the local in this frame; passing it through
+/// `black_box` as well cost a store and a load per measurement.)
 #[inline(always)]
 fn stack_address() -> usize {
     let marker = 0u8;
-    std::hint::black_box(&marker) as *const u8 as usize
+    std::ptr::addr_of!(marker) as usize
 }
 
 impl Meter {
     pub(crate) fn new(budget: &Budget) -> Meter {
         let deadline = budget.deadline.and_then(|d| Instant::now().checked_add(d));
+        Meter::with(budget, stack_address(), deadline)
+    }
+
+    /// The meter of `budget` without its deadline (which [`Meter::arm`]
+    /// sets when an evaluation starts), its stack base still unset (which
+    /// [`Meter::restarted`] sets).
+    pub(crate) fn unarmed(budget: &Budget) -> Meter {
+        Meter::with(budget, 0, None)
+    }
+
+    /// The meter of `budget` measuring the stack from `stack_base`, due by
+    /// `deadline`.
+    #[inline(always)]
+    fn with(budget: &Budget, stack_base: usize, deadline: Option<Instant>) -> Meter {
         let mut meter = Meter {
             left: 0,
             reserve: 0,
@@ -89,7 +105,7 @@ impl Meter {
             deadline,
             depth: 0,
             max_depth: budget.max_depth,
-            stack_base: stack_address(),
+            stack_base,
             max_stack: budget.max_stack_bytes,
             stopped: None,
         };
@@ -97,13 +113,34 @@ impl Meter {
         meter
     }
 
-    /// A fresh copy of this unused meter for an evaluation starting now
-    /// (its stack measured from here). Only for meters without a
-    /// deadline, whose clock reading would be stale.
+    /// A fresh copy of this unused, unarmed meter for an evaluation
+    /// starting now (its stack measured from here).
     #[inline(always)]
     pub(crate) fn restarted(&self) -> Meter {
         debug_assert!(self.deadline.is_none() && self.depth == 0 && self.used() == 0);
-        Meter { stack_base: stack_address(), ..self.clone() }
+        // The fields every unused, unarmed meter has are written as
+        // constants, not copied: fewer loads on every evaluation's start.
+        Meter {
+            left: self.initial,
+            reserve: 0,
+            deadline: None,
+            depth: 0,
+            stack_base: stack_address(),
+            stopped: None,
+            initial: self.initial,
+            max_depth: self.max_depth,
+            max_stack: self.max_stack,
+        }
+    }
+
+    /// Sets the deadline `time` from now, holding fuel back so that the
+    /// clock is read once per [`DEADLINE_CHUNK`]. (Cold: the quiet path
+    /// starts from an unarmed meter and arms it only for budgets with a
+    /// deadline.)
+    #[cold]
+    pub(crate) fn arm(&mut self, time: Duration) {
+        self.deadline = Instant::now().checked_add(time);
+        self.refill(self.left + self.reserve);
     }
 
     /// Splits `total` fuel into the spendable part and the reserve.
