@@ -1141,9 +1141,14 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let c = self.program.number(id);
         if let (Value::Number(n), Some((lo, hi))) = (v, c.integer_range) {
             if let (false, Some(i)) = (self.collecting(), n.as_i64()) {
-                self.meter.charge(1)?;
+                // The verdict first, then the charge: only the verdict
+                // lives across the charge's (cold) call, so this path saves
+                // one register, not four (fast_invalid 246 -> 238
+                // instructions).
                 let multiple = |m: Divisor| m.divides(i.unsigned_abs());
-                return Ok(lo <= i && i <= hi && c.integer_multiple.is_none_or(multiple));
+                let valid = lo <= i && i <= hi && c.integer_multiple.is_none_or(multiple);
+                self.meter.charge(1)?;
+                return Ok(valid);
             }
         }
         self.number_checks(c, v)
