@@ -3,7 +3,7 @@
 
 use serde_json::{Number, Value};
 
-use schemavm_compiler::bytecode::{ContentChecks, EnumId, FormatCheck, NumberChecks, StringChecks, ValueId};
+use schemavm_compiler::bytecode::{ContentChecks, EnumId, EnumSet, FormatCheck, NumberChecks, StringChecks, ValueId};
 use schemavm_compiler::number::Num;
 use schemavm_compiler::value::{self, JsonType, TypeSet};
 
@@ -86,6 +86,20 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline(never)]
     pub(super) fn check_enum(&mut self, id: EnumId, v: &'v Value) -> Flow {
         let set = self.program.enum_set(id);
+        // The usual case, a string looked up with no type check and no
+        // error to record, on its own: a path with no call of its own
+        // needs no saved registers.
+        if let (false, Value::String(s)) = (self.collecting(), v) {
+            if set.type_fused.is_none() || set.type_implied() {
+                return Ok(set.strings.find(s).is_some());
+            }
+        }
+        self.check_enum_fully(set, v)
+    }
+
+    /// [`Vm::check_enum`] past its string shortcut.
+    #[inline(never)]
+    fn check_enum_fully(&mut self, set: &'p EnumSet, v: &'v Value) -> Flow {
         let mut typed = true;
         if let Some(types) = set.type_fused.filter(|_| self.collecting() || !set.type_implied()) {
             typed = self.check_type(types, v)?;
