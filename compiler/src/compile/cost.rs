@@ -210,6 +210,7 @@ fn walk_entry(
         let cost = walk.location(graph, group, leaves, memo, None).map_err(too_much)?;
         check(program, entry, cost, limits)?;
     }
+    walk.spare_groups = groups;
     Ok(cost)
 }
 
@@ -284,6 +285,16 @@ struct Groups {
 }
 
 impl Groups {
+    /// Empties the groups, keeping their buffers.
+    fn clear(&mut self) {
+        self.roots.clear();
+        self.ends.clear();
+        self.tails.clear();
+        for w in &mut self.wild {
+            w.clear();
+        }
+    }
+
     /// Each group's roots and trailing lone leaves.
     fn iter(&self) -> impl Iterator<Item = (&[Root], &[Root])> {
         let starts = std::iter::once(0).chain(self.ends.iter().copied());
@@ -326,9 +337,11 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64
     }
     // Named landings by child in first-seen order (a stable sort by the
     // child's rank keeps each child's landings in order); wildcards by kind.
-    let mut named: Vec<(usize, NodeId, u64)> = Vec::new();
-    let mut ranked: Vec<Child> = Vec::new();
-    let (mut any_key, mut any_item) = (Vec::new(), Vec::new());
+    let GroupScratch { mut named, mut ranked, mut any_key, mut any_item } = std::mem::take(&mut walk.scratch);
+    named.clear();
+    ranked.clear();
+    any_key.clear();
+    any_item.clear();
     for &(c, node, weight) in landings {
         match c {
             Child::AnyKey => any_key.push((node, weight)),
@@ -376,7 +389,8 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64
             *e += 1;
         }
     }
-    let mut groups = Groups::default();
+    let mut groups = std::mem::take(&mut walk.spare_groups);
+    groups.clear();
     // A named child's group is its landings plus the wildcards of its
     // kind. When those wildcards are all lone leaves and none of them is
     // among the child's landings, they are kept once per entry, merged,
@@ -384,17 +398,16 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64
     // the same roots in the same order, without copying them per child.
     let wildcards = [&any_key, &any_item];
     for (kind, wildcard) in wildcards.iter().enumerate().filter(|(_, w)| !w.is_empty() && !ranked.is_empty()) {
-        let mut merged = Vec::new();
-        merge_roots([wildcard, &[]], &mut walk.root_at, &mut merged);
+        let Some(merged) = groups.wild.get_mut(kind) else { continue };
+        merge_roots([wildcard, &[]], &mut walk.root_at, merged);
         if merged.iter().all(|(n, _)| walk.lone.get(n.index()) == Some(&true)) {
-            for (n, _) in &merged {
+            for (n, _) in merged.iter() {
                 if let Some(tag) = walk.wild.get_mut(n.index()) {
                     *tag = Some(kind);
                 }
             }
-            if let Some(w) = groups.wild.get_mut(kind) {
-                *w = merged;
-            }
+        } else {
+            merged.clear();
         }
     }
     let wild_totals = wildcards.map(|w| w.iter().fold(0u64, |t, (_, w)| t.saturating_add(*w)));
@@ -435,7 +448,21 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64
     }
     walk.run_ends = ends;
     walk.runs = runs;
+    walk.scratch = GroupScratch { named, ranked, any_key, any_item };
     Ok(groups)
+}
+
+/// [`coinciding_groups`]' working lists, kept by the [`Walk`] between
+/// entries.
+#[derive(Default)]
+struct GroupScratch {
+    /// Named landings: (child's rank, node, weight).
+    named: Vec<(usize, NodeId, u64)>,
+    /// The named children in first-seen order.
+    ranked: Vec<Child>,
+    /// Landings on any property, and on any item.
+    any_key: Vec<Root>,
+    any_item: Vec<Root>,
 }
 
 /// The program's in-place successors and descending edges, decoded once:
@@ -529,6 +556,10 @@ struct Walk {
     /// entries.
     runs: Vec<Root>,
     run_ends: Vec<usize>,
+    /// [`coinciding_groups`]' working lists and (between entries) its
+    /// last result's buffers.
+    scratch: GroupScratch,
+    spare_groups: Groups,
 }
 
 impl Walk {
@@ -562,6 +593,8 @@ impl Walk {
             landings: Vec::new(),
             runs: Vec::new(),
             run_ends: Vec::new(),
+            scratch: GroupScratch::default(),
+            spare_groups: Groups::default(),
         }
     }
 
