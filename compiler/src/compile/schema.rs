@@ -587,6 +587,7 @@ impl<'a> Lowerer<'a, '_> {
             let Value::Object(map) = props else {
                 return Err(invalid(self.at(k.info, "properties"), "properties", "an object of schemas"));
             };
+            table.reserve(map.len());
             for (name, schema) in map {
                 let node = self.schema_at(k, &["properties", name], schema)?;
                 let i = table.index(name);
@@ -599,6 +600,7 @@ impl<'a> Lowerer<'a, '_> {
         if let Some(req) = k.get(Kw::Required) {
             let names = string_list(req)
                 .ok_or_else(|| invalid(self.at(k.info, "required"), "required", "an array of property names"))?;
+            required.reserve_exact(names.len());
             for name in names {
                 let e = table.index(name);
                 if let Some(entry) = table.entries.get_mut(e as usize) {
@@ -850,6 +852,12 @@ impl Lowerer<'_, '_> {
 }
 
 impl<'a> EntryTable<'a> {
+    /// Room for `additional` more names.
+    fn reserve(&mut self, additional: usize) {
+        self.names.reserve_exact(additional);
+        self.entries.reserve_exact(additional);
+    }
+
     fn index(&mut self, name: &'a str) -> u32 {
         let found = if self.names.len() <= ENTRY_SCAN_MAX {
             self.names.iter().position(|n| *n == name).map(|i| u32::try_from(i).unwrap_or(u32::MAX))
