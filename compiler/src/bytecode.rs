@@ -805,7 +805,8 @@ pub struct ObjectChecks {
     /// `propertyNames`.
     pub property_names: Option<NodeId>,
     /// The declared property names (the entries with a schema, in the
-    /// order of `names`), shared by every unknown-property error.
+    /// order of `names`), shared by every unknown-property error; empty
+    /// when `additional` is `None` (no property is ever unknown).
     pub declared: std::sync::Arc<[String]>,
     /// Whether the scan is needed at all (some entry has a schema or
     /// there are patterns, additional or property names).

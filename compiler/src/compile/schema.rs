@@ -691,12 +691,18 @@ impl<'a> Lowerer<'a, '_> {
         if used {
             let id = ObjectId(u32::try_from(self.objects.len()).map_err(|_| internal("objects"))?);
             let names = KeyTable::new(table.names.iter().map(|n| Box::from(*n)).collect());
-            let declared = names
-                .keys()
-                .zip(&table.entries)
-                .filter(|(_, e)| e.schema.is_some())
-                .map(|(k, _)| k.to_string())
-                .collect();
+            // Listed only where a property can be unknown (`additional`):
+            // elsewhere the list, a string per name, was never read. (An
+            // empty `Arc<[String]>` shares a static allocation.)
+            let declared = match additional {
+                Some(_) => names
+                    .keys()
+                    .zip(&table.entries)
+                    .filter(|(_, e)| e.schema.is_some())
+                    .map(|(k, _)| k.to_string())
+                    .collect(),
+                None => std::sync::Arc::default(),
+            };
             let mut checks = ObjectChecks {
                 type_fused: None,
                 min_properties,
