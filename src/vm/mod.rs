@@ -586,9 +586,9 @@ impl QuietStart {
     /// frame.
     #[inline]
     fn run(&self, program: &Program, formats: &[FormatFn], budget: &Budget, instance: &Value) -> bool {
-        // Built in place: a meter chosen between two sources (this
-        // template, or a new one with a deadline) was built aside and then
-        // copied into the VM, 13 more instructions per call.
+        // The meter is built in place in the VM: one chosen between two
+        // sources (this template, or a new one with a deadline) was built
+        // aside and then copied in, a dozen more instructions per call.
         let mut vm = Vm::<Fast>::with_meter(program, formats, budget, self.meter.restarted());
         if let Some(time) = budget.deadline {
             vm.meter.arm(time);

@@ -86,9 +86,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline(never)]
     pub(super) fn check_enum(&mut self, id: EnumId, v: &'v Value) -> Flow {
         let set = self.program.enum_set(id);
-        // The usual case, a string looked up with no type check and no
-        // error to record, on its own: a path with no call of its own
-        // needs no saved registers.
+        // The usual case first: a string with no type to check and no
+        // error to record is one lookup, ahead of the general path's
+        // type, charge and value comparisons (kept out of line).
         if let (false, Value::String(s)) = (self.collecting(), v) {
             if set.type_fused.is_none() || set.type_implied() {
                 return Ok(set.strings.find(s).is_some());
