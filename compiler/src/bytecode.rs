@@ -934,9 +934,9 @@ pub(crate) struct NodeLocations {
 }
 
 impl NodeLocations {
-    /// Room for `nodes` locations.
-    pub(crate) fn with_capacity(nodes: usize) -> NodeLocations {
-        NodeLocations { text: String::new(), ends: Vec::with_capacity(nodes) }
+    /// Room for `nodes` locations of `bytes` bytes together.
+    pub(crate) fn with_capacity(nodes: usize, bytes: usize) -> NodeLocations {
+        NodeLocations { text: String::with_capacity(bytes), ends: Vec::with_capacity(nodes) }
     }
 
     /// Appends the next node's location, written by `write` to the end
@@ -1486,7 +1486,7 @@ mod tests {
     #[test]
     fn node_locations_are_kept_end_to_end() {
         let written = ["json-schema:///#", "json-schema:///#/properties/é", "", "urn:x#/$defs/ü/items"];
-        let mut locations = NodeLocations::with_capacity(written.len());
+        let mut locations = NodeLocations::with_capacity(written.len(), 0);
         for w in written {
             locations.push_with(|text| text.push_str(w));
         }

@@ -185,6 +185,19 @@ impl<'a> Registry<'a> {
         self.info.len()
     }
 
+    /// The bytes [`Registry::write_location`] writes for every subschema
+    /// together: the text to reserve for the nodes' locations, which
+    /// follow the subschemas one to one, usually.
+    pub(crate) fn location_bytes(&self) -> usize {
+        self.info
+            .values()
+            .map(|i| {
+                let uri = self.resource(i.resource).map_or(0, |r| r.uri.as_str().len());
+                uri.saturating_add(1).saturating_add(self.pointers.get(i.pointer).len())
+            })
+            .fold(0, usize::saturating_add)
+    }
+
     /// The dialect of the root schema.
     pub(crate) fn root_dialect(&self) -> Dialect {
         self.default_dialect

@@ -126,6 +126,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
     fn new(registry: Registry<'a>, root_resource: ResIdx, options: &'o CompileOptions) -> Self {
         let strict_integers = registry.root_dialect().draft == Draft::Draft4;
         let subschemas = registry.subschemas().min(options.limits.max_nodes);
+        let location_bytes = registry.location_bytes();
         Lowerer {
             registry,
             root_resource,
@@ -133,7 +134,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             // A node per subschema, usually, and an instruction or two
             // each: sized once rather than grown.
             nodes: Vec::with_capacity(subschemas),
-            locations: NodeLocations::with_capacity(subschemas),
+            locations: NodeLocations::with_capacity(subschemas, location_bytes),
             code: Vec::with_capacity(subschemas),
             values: Vec::new(),
             enums: Vec::new(),
