@@ -185,12 +185,15 @@ impl<'a> Registry<'a> {
         self.info.len()
     }
 
-    /// The bytes [`Registry::write_location`] writes for every subschema
-    /// together: the text to reserve for the nodes' locations, which
-    /// follow the subschemas one to one, usually.
-    pub(crate) fn location_bytes(&self) -> usize {
+    /// The bytes [`Registry::write_location`] writes for `max` subschemas
+    /// (all of them, if fewer) together: the text to reserve for the
+    /// nodes' locations, which follow the subschemas one to one, usually.
+    /// (Capped like the nodes, so that a schema over the node limit does
+    /// not reserve text for subschemas that will never be nodes.)
+    pub(crate) fn location_bytes(&self, max: usize) -> usize {
         self.info
             .values()
+            .take(max)
             .map(|i| {
                 let uri = self.resource(i.resource).map_or(0, |r| r.uri.as_str().len());
                 uri.saturating_add(1).saturating_add(self.pointers.get(i.pointer).len())

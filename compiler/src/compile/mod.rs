@@ -126,7 +126,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
     fn new(registry: Registry<'a>, root_resource: ResIdx, options: &'o CompileOptions) -> Self {
         let strict_integers = registry.root_dialect().draft == Draft::Draft4;
         let subschemas = registry.subschemas().min(options.limits.max_nodes);
-        let location_bytes = registry.location_bytes();
+        let location_bytes = registry.location_bytes(subschemas);
         Lowerer {
             registry,
             root_resource,
@@ -458,6 +458,30 @@ mod tests {
     fn error_at(schema: serde_json::Value, options: &CompileOptions) -> (CompileErrorKind, String) {
         let err = compile(&schema, options).unwrap_err();
         (err.kind().clone(), err.display_location().to_string())
+    }
+
+    /// The text reserved for the nodes' locations is what they write when
+    /// every subschema becomes a node, and it is capped with the nodes.
+    #[test]
+    fn location_bytes_are_the_locations_written() {
+        let schema = json!({
+            "$id": "https://example.com/a-rather-long/base.json",
+            "properties": {"a": {"type": "string"}, "b/~": {"items": {"minimum": 1}}},
+            "additionalProperties": {"$id": "other.json", "type": "integer"}
+        });
+        let options = CompileOptions::default();
+        let program = compile(&schema, &options).unwrap();
+        let written: Vec<usize> = program.node_ids().map(|n| program.location(n).len()).collect();
+        let base = crate::uri::AbsoluteUri::parse(crate::error::DEFAULT_BASE_URI).unwrap();
+        let retrieved = crate::retrieve::Arena::default();
+        let session = crate::retrieve::Session::new(&options.retrieval, &retrieved);
+        let (registry, _) =
+            super::Registry::new(&schema, base, &options.resources, options.default_draft, &options.limits, session, 8)
+                .unwrap();
+        assert_eq!(registry.subschemas(), written.len());
+        assert_eq!(registry.location_bytes(usize::MAX), written.iter().sum::<usize>());
+        assert!(registry.location_bytes(1) <= written.iter().copied().max().unwrap_or(0));
+        assert_eq!(registry.location_bytes(0), 0);
     }
 
     #[test]
