@@ -191,14 +191,7 @@ impl<'a> Registry<'a> {
     /// (Capped like the nodes, so that a schema over the node limit does
     /// not reserve text for subschemas that will never be nodes.)
     pub(crate) fn location_bytes(&self, max: usize) -> usize {
-        self.info
-            .values()
-            .take(max)
-            .map(|i| {
-                let uri = self.resource(i.resource).map_or(0, |r| r.uri.as_str().len());
-                uri.saturating_add(1).saturating_add(self.pointers.get(i.pointer).len())
-            })
-            .fold(0, usize::saturating_add)
+        self.info.values().take(max).map(|info| self.location_len(info)).fold(0, usize::saturating_add)
     }
 
     /// The dialect of the root schema.
@@ -248,6 +241,16 @@ impl<'a> Registry<'a> {
                 out.push('#');
                 out.push_str(pointer);
             }
+        }
+    }
+
+    /// The length of [`Registry::location`] (what
+    /// [`Registry::write_location`] appends).
+    fn location_len(&self, info: &SchemaInfo) -> usize {
+        let pointer = self.pointers.get(info.pointer);
+        match self.resource(info.resource) {
+            Some(r) => r.uri.len_with_fragment(pointer),
+            None => pointer.len().saturating_add(1),
         }
     }
 

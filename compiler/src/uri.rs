@@ -163,9 +163,14 @@ impl AbsoluteUri {
 
     /// This URI with `#fragment` appended (the fragment is written as given).
     pub fn with_fragment(&self, fragment: &str) -> String {
-        let mut out = String::with_capacity(self.0.len() + 1 + fragment.len());
+        let mut out = String::with_capacity(self.len_with_fragment(fragment));
         self.push_with_fragment(fragment, &mut out);
         out
+    }
+
+    /// The length of [`AbsoluteUri::with_fragment`].
+    pub fn len_with_fragment(&self, fragment: &str) -> usize {
+        self.0.len().saturating_add(1).saturating_add(fragment.len())
     }
 
     /// Appends [`AbsoluteUri::with_fragment`] to `out`.

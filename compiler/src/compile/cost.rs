@@ -337,7 +337,8 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64
     }
     // Named landings by child in first-seen order (a stable sort by the
     // child's rank keeps each child's landings in order); wildcards by kind.
-    let GroupScratch { mut named, mut ranked, mut any_key, mut any_item } = std::mem::take(&mut walk.scratch);
+    let GroupScratch { mut named, mut ranked, mut any_key, mut any_item, mut runs, mut ends } =
+        std::mem::take(&mut walk.scratch);
     named.clear();
     ranked.clear();
     any_key.clear();
@@ -365,7 +366,6 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64
     }
     // Each child's landings in one run, children in rank order (a
     // counting sort by rank, stable): `ends[rank]` is where its run ends.
-    let mut ends = std::mem::take(&mut walk.run_ends);
     ends.clear();
     ends.resize(ranked.len(), 0);
     for &(rank, _, _) in &named {
@@ -378,7 +378,6 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64
         total += *e;
         *e = total - *e;
     }
-    let mut runs = std::mem::take(&mut walk.runs);
     runs.clear();
     runs.resize(named.len(), (NodeId(0), 0));
     for &(rank, node, weight) in &named {
@@ -446,9 +445,7 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64
             *tag = None;
         }
     }
-    walk.run_ends = ends;
-    walk.runs = runs;
-    walk.scratch = GroupScratch { named, ranked, any_key, any_item };
+    walk.scratch = GroupScratch { named, ranked, any_key, any_item, runs, ends };
     Ok(groups)
 }
 
@@ -463,6 +460,10 @@ struct GroupScratch {
     /// Landings on any property, and on any item.
     any_key: Vec<Root>,
     any_item: Vec<Root>,
+    /// The named landings, child by child, and where each child's run
+    /// ends.
+    runs: Vec<Root>,
+    ends: Vec<usize>,
 }
 
 /// The program's in-place successors and descending edges, decoded once:
@@ -551,11 +552,6 @@ struct Walk {
     stack: Vec<(NodeId, usize)>,
     /// An entry's landings: a buffer reused across entries.
     landings: Landings,
-    /// The named children's landings, child by child, and where each
-    /// child's run ends, in [`coinciding_groups`]: buffers reused across
-    /// entries.
-    runs: Vec<Root>,
-    run_ends: Vec<usize>,
     /// [`coinciding_groups`]' working lists and (between entries) its
     /// last result's buffers.
     scratch: GroupScratch,
@@ -591,8 +587,6 @@ impl Walk {
             order: Vec::with_capacity(nodes),
             stack: Vec::with_capacity(nodes),
             landings: Vec::new(),
-            runs: Vec::new(),
-            run_ends: Vec::new(),
             scratch: GroupScratch::default(),
             spare_groups: Groups::default(),
         }
