@@ -572,3 +572,34 @@ fn arrays_of_records_are_checked_item_by_item() {
     );
     assert_eq!(verdicts, [true, false, false, true, false, false, true]);
 }
+
+/// The least fuel with which `schema` decides `instance`.
+fn fuel_needed(schema: &Value, instance: &Value) -> u64 {
+    let v = Validator::new(schema).expect("schema compiles");
+    (0..10_000)
+        .find(|&fuel| {
+            !matches!(
+                v.outcome_with(instance, &schemavm::Budget { fuel, ..schemavm::Budget::default() }),
+                schemavm::Outcome::BudgetExceeded { .. }
+            )
+        })
+        .expect("decided within 10,000 units")
+}
+
+#[test]
+fn number_checks_cost_the_same_fuel_on_every_path() {
+    // A number node's entry and its instruction's base unit are one charge
+    // where the node is entered (`prefixItems`), two where a loop looks
+    // the node up once and dispatches the instruction (`items`): the
+    // totals agree, for integers, floats and non-numbers alike.
+    let number = json!({"maximum": 5});
+    let entered = json!({"prefixItems": [number, number, number]});
+    let looped = json!({"items": number});
+    for instance in [json!([1, 2, 3]), json!([1.5, 2.5, 3.5]), json!(["a", null, true]), json!([1, 9, 3])] {
+        assert_eq!(fuel_needed(&entered, &instance), fuel_needed(&looped, &instance), "{instance}");
+    }
+    // Two instructions (a number check and a `not`) dispatch each: one unit
+    // more per item than the number check alone.
+    let two = json!({"items": {"maximum": 5, "not": {"const": 4}}});
+    assert!(fuel_needed(&two, &json!([1, 2, 3])) > fuel_needed(&looped, &json!([1, 2, 3])));
+}

@@ -255,6 +255,11 @@ pub enum Entry {
     /// As [`Entry::Direct`], for a node of exactly one instruction: run it
     /// in place.
     Single,
+    /// As [`Entry::Single`], for a node whose one instruction is
+    /// [`Instr::Number`]: the entry and the instruction's base unit of
+    /// fuel are one charge, and the instruction runs without the
+    /// instruction dispatch.
+    Number,
     /// Look the verdict up in the memo first.
     Memo,
     /// Depth and fuel accounting, then the instructions: the node may

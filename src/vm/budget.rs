@@ -17,6 +17,11 @@ const STACK_CHECK_LEVELS: u32 = 4;
 /// Fuel between two reads of the clock when a deadline is set.
 const DEADLINE_CHUNK: u64 = 4096;
 
+/// Fuel of a number instruction's constant work, charged by whoever
+/// dispatches it (with the node's entry where it can, as one charge); the
+/// instruction charges only the work past it (long decimals).
+pub(crate) const NUMBER_BASE_FUEL: u64 = 1;
+
 /// Run-time bounds of one evaluation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {

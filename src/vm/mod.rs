@@ -56,7 +56,7 @@ use schemavm_compiler::value::TypeSet;
 
 pub(crate) use annotations::Evaluated;
 pub use budget::Budget;
-pub(crate) use budget::{Meter, Stop};
+pub(crate) use budget::{Meter, NUMBER_BASE_FUEL, Stop};
 use spare::Spare;
 
 use crate::FormatFn;
@@ -853,11 +853,20 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                             Some(&Instr::Object(id)) if DISPATCH => self.object_instr::<TRACK>(id, v, ev),
                             Some(&Instr::Array(id)) if DISPATCH => self.array_instr::<TRACK>(id, v, ev),
                             Some(&Instr::Enum(id)) if DISPATCH => self.check_enum(id, v),
-                            Some(&Instr::Number(id)) if DISPATCH => self.number_instr(id, v),
                             Some(&Instr::String(id)) if DISPATCH => self.string_instr(id, v),
                             Some(instr) => self.instr::<TRACK>(instr, v, ev),
                             None => Ok(true),
                         };
+                    }
+                    Entry::Number => {
+                        if let (true, Some(&Instr::Number(id))) = (DISPATCH, node.first_instr()) {
+                            // The entry and the instruction's base unit are
+                            // one charge.
+                            self.meter.charge(1 + NUMBER_BASE_FUEL)?;
+                            return self.number_instr_prepaid(id, v);
+                        }
+                        self.meter.charge(1)?;
+                        return self.run::<TRACK>(program.code_of(node), v, ev);
                     }
                     Entry::Memo => return self.memoized::<TRACK>(id, v, ev),
                     Entry::Counted => {
@@ -954,7 +963,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     fuel += 1;
                     PreparedStep::Code(program.code_of(node))
                 }
-                Entry::Single => {
+                Entry::Single | Entry::Number => {
                     fuel += 1;
                     PreparedStep::Single(node.first_instr())
                 }
@@ -1133,22 +1142,34 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         Ok(false)
     }
 
-    /// The number checks. An integer checked against a machine-integer
-    /// range with nothing recorded, the usual case, is decided here; the
-    /// rest, out of line, keeps this path's registers few.
+    /// The number checks, charging [`NUMBER_BASE_FUEL`]. (The verdict
+    /// first, then the charge: only the verdict lives across the charge's
+    /// cold call, so this saves one register, not four.)
     #[inline(never)]
     fn number_instr(&mut self, id: NumberId, v: &'v Value) -> Flow {
+        let verdict = self.number_verdict(id, v);
+        self.meter.charge(NUMBER_BASE_FUEL)?;
+        verdict
+    }
+
+    /// [`Vm::number_instr`] whose base unit the caller charged, with the
+    /// node's entry: one charge, not two.
+    #[inline(never)]
+    fn number_instr_prepaid(&mut self, id: NumberId, v: &'v Value) -> Flow {
+        self.number_verdict(id, v)
+    }
+
+    /// The number checks past their base unit of fuel. An integer checked
+    /// against a machine-integer range with nothing recorded, the usual
+    /// case, is decided here; the rest, out of line, keeps this path's
+    /// registers few.
+    #[inline(always)]
+    fn number_verdict(&mut self, id: NumberId, v: &'v Value) -> Flow {
         let c = self.program.number(id);
         if let (Value::Number(n), Some((lo, hi))) = (v, c.integer_range) {
             if let (false, Some(i)) = (self.collecting(), n.as_i64()) {
-                // The verdict first, then the charge: only the verdict
-                // lives across the charge's (cold) call, so this path saves
-                // one register, not four (fast_invalid 246 -> 238
-                // instructions).
                 let multiple = |m: Divisor| m.divides(i.unsigned_abs());
-                let valid = lo <= i && i <= hi && c.integer_multiple.is_none_or(multiple);
-                self.meter.charge(1)?;
-                return Ok(valid);
+                return Ok(lo <= i && i <= hi && c.integer_multiple.is_none_or(multiple));
             }
         }
         self.number_checks(c, v)

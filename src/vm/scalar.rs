@@ -7,7 +7,7 @@ use schemavm_compiler::bytecode::{ContentChecks, EnumId, EnumSet, FormatCheck, N
 use schemavm_compiler::number::Num;
 use schemavm_compiler::value::{self, JsonType, TypeSet};
 
-use super::{Flow, Mode, Vm};
+use super::{Flow, Mode, NUMBER_BASE_FUEL, Vm};
 use crate::error::{ErrorKind, Exhausted, Found, Pending};
 
 /// Most enum values quoted in an error message.
@@ -133,14 +133,15 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 return Ok(false);
             }
             if let (Some(bounds), Some(f)) = (c.float_bounds, float_value(n)) {
-                self.meter.charge(1)?;
+                // Constant work: the base unit the caller charged.
                 return Ok(bounds.admits(f));
             }
         }
         // Recording: the type error first, then the bounds'.
         let typed = !c.integers_only || self.required_kind(c.type_fused, v)?;
         let x = Num::from_json(n);
-        self.meter.charge(x.work())?;
+        // The work past the base unit the caller charged.
+        self.meter.charge(x.work().saturating_sub(NUMBER_BASE_FUEL))?;
         if !self.collecting() {
             return Ok(typed && c.admits(&x));
         }

@@ -221,7 +221,11 @@ pub(super) fn set_entries(program: &mut Program) {
         } else if f.contains(NodeFlags::CHEAP)
             || (!f.contains(NodeFlags::MEMO) && f.contains(NodeFlags::BOUNDED) && !tracks && !dynamic_scope)
         {
-            if node.code_end - node.code_start == 1 { Entry::Single } else { Entry::Direct }
+            match program.code.get(code_range(node)) {
+                Some([Instr::Number(_)]) => Entry::Number,
+                Some([_]) => Entry::Single,
+                _ => Entry::Direct,
+            }
         } else if f.contains(NodeFlags::MEMO) {
             Entry::Memo
         } else if !tracks && !dynamic_scope {
