@@ -324,3 +324,29 @@ fn unique_items_comparisons_are_charged_by_their_depth() {
         other => panic!("120 comparisons of 4,000 members each fit in 100,000 fuel: {other:?}"),
     }
 }
+
+#[test]
+fn is_valid_runs_out_of_fuel_where_outcome_does() {
+    // `is_valid` starts an object or array root without its node entry,
+    // that entry's unit charged up front: under any budget its verdict is
+    // `outcome`'s (running out counting as invalid).
+    let schemas = [
+        json!({"type": "object", "properties": {"a": {"type": "integer"}}}),
+        json!({"properties": {"a": {"maximum": 3}}}),
+        json!({"prefixItems": [{"type": "integer"}, {"maximum": 3}], "items": {"type": "string"}}),
+        json!({"items": {"minimum": 0}}),
+        json!({"anyOf": [{"type": "string"}, {"items": {"type": "integer"}}]}),
+    ];
+    let instances =
+        [json!({"a": 1}), json!({"a": 5}), json!([1, 2, "x"]), json!([1, 9]), json!(7), json!([]), json!({})];
+    for schema in &schemas {
+        for fuel in 0..12 {
+            let budget = Budget { fuel, ..Budget::default() };
+            let v = Validator::options().budget(budget).build(schema).unwrap();
+            for instance in &instances {
+                let expected = v.outcome(instance) == Outcome::Valid;
+                assert_eq!(v.is_valid(instance), expected, "{schema} {instance} fuel {fuel}");
+            }
+        }
+    }
+}

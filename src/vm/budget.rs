@@ -99,6 +99,14 @@ impl Meter {
         Meter::with(budget, 0, None)
     }
 
+    /// [`Meter::unarmed`] with `units` charged already; `None` if
+    /// `budget` has less fuel.
+    pub(crate) fn unarmed_charged(budget: &Budget, units: u64) -> Option<Meter> {
+        let mut meter = Meter::unarmed(budget);
+        meter.left = meter.left.checked_sub(units)?;
+        Some(meter)
+    }
+
     /// The meter of `budget` measuring the stack from `stack_base`, due by
     /// `deadline`.
     #[inline(always)]
@@ -118,15 +126,16 @@ impl Meter {
         meter
     }
 
-    /// A fresh copy of this unused, unarmed meter for an evaluation
-    /// starting now (its stack measured from here).
+    /// A fresh copy of this unarmed meter (unused, or charged only by
+    /// [`Meter::unarmed_charged`]) for an evaluation starting now (its
+    /// stack measured from here).
     #[inline(always)]
     pub(crate) fn restarted(&self) -> Meter {
-        debug_assert!(self.deadline.is_none() && self.depth == 0 && self.used() == 0);
-        // The fields every unused, unarmed meter has are written as
-        // constants, not copied: fewer loads on every evaluation's start.
+        debug_assert!(self.deadline.is_none() && self.depth == 0 && self.reserve == 0);
+        // The fields every such meter has are written as constants, not
+        // copied: fewer loads on every evaluation's start.
         Meter {
-            left: self.initial,
+            left: self.left,
             reserve: 0,
             deadline: None,
             depth: 0,

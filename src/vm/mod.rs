@@ -533,7 +533,9 @@ impl DynamicScope {
 pub(crate) struct QuietStart {
     root: QuietRoot,
     /// The meter of `budget` without its deadline, copied per evaluation
-    /// (and armed if `budget` has a deadline).
+    /// (and armed if `budget` has a deadline). For an [`QuietRoot::Object`]
+    /// or [`QuietRoot::Array`] root, the root node's entry is charged in it
+    /// already.
     meter: Meter,
 }
 
@@ -564,6 +566,14 @@ impl QuietStart {
             (Entry::Single, Some(&Instr::Array(id))) => QuietRoot::Array(id),
             _ => QuietRoot::Node,
         };
+        if let QuietRoot::Object(_) | QuietRoot::Array(_) = root {
+            // The unit the root's `Single` entry costs, charged once here,
+            // not per evaluation. Without it, the general entry runs out.
+            if let Some(meter) = Meter::unarmed_charged(budget, 1) {
+                return QuietStart { root, meter };
+            }
+            return QuietStart { root: QuietRoot::Node, meter: Meter::unarmed(budget) };
+        }
         QuietStart { root, meter: Meter::unarmed(budget) }
     }
 
@@ -596,14 +606,11 @@ impl QuietStart {
         let mut ev = Evaluated::default();
         // A root that is one object or array instruction (the usual shape
         // of a document's schema) runs it directly, without the node and
-        // instruction dispatch.
-        let flow = match (self.root, instance) {
-            (QuietRoot::Object(id), Value::Object(_)) => {
-                vm.meter.charge(1).and_then(|()| vm.object_instr::<false>(id, instance, &mut ev))
-            }
-            (QuietRoot::Array(id), Value::Array(_)) => {
-                vm.meter.charge(1).and_then(|()| vm.array_instr::<false>(id, instance, &mut ev))
-            }
+        // instruction dispatch, its entry charged in the meter already.
+        // (The instruction itself decides values of other types.)
+        let flow = match self.root {
+            QuietRoot::Object(id) => vm.object_instr::<false>(id, instance, &mut ev),
+            QuietRoot::Array(id) => vm.array_instr::<false>(id, instance, &mut ev),
             _ => vm.node::<false>(program.root(), instance, &mut ev),
         };
         vm.discard();
