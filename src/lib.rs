@@ -106,7 +106,7 @@ pub struct Validator {
 
 struct Compiled {
     program: Program,
-    formats: Vec<FormatFn>,
+    formats: format::CustomFormats,
     budget: Budget,
     /// How `is_valid` starts under `budget`.
     quiet: vm::QuietStart,
@@ -293,7 +293,8 @@ impl ValidatorOptions {
         }
         let program = schemavm_compiler::compile(schema, &self.compile)?;
         let draft = program.flags().draft;
-        let (formats, budget, messages) = (self.formats.clone(), self.budget, self.messages);
+        let (formats, budget, messages) =
+            (format::CustomFormats::new(self.formats.clone()), self.budget, self.messages);
         let quiet = vm::QuietStart::new(&program, &budget);
         Ok(Validator { inner: Arc::new(Compiled { program, formats, budget, quiet, draft, messages }) })
     }

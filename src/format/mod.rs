@@ -40,6 +40,27 @@ use schemavm_compiler::Format;
 
 use uri::Grammar;
 
+use crate::FormatFn;
+
+/// A validator's custom format checkers, by their
+/// [`FormatCheck::Custom`](schemavm_compiler::bytecode::FormatCheck::Custom)
+/// index. (The VM holds one thin reference to it, not a slice.)
+#[derive(Default)]
+pub(crate) struct CustomFormats(Vec<FormatFn>);
+
+impl CustomFormats {
+    /// The checkers, in index order.
+    pub(crate) fn new(checkers: Vec<FormatFn>) -> CustomFormats {
+        CustomFormats(checkers)
+    }
+
+    /// Whether `value` passes custom format `index` (`false` for an
+    /// index with no checker).
+    pub(crate) fn check(&self, index: u32, value: &str) -> bool {
+        self.0.get(index as usize).is_some_and(|f| f(value))
+    }
+}
+
 /// Whether `value` is a valid instance of `format`. Linear time in value.len(), no allocation where avoidable.
 pub fn check(format: Format, value: &str) -> bool {
     match format {

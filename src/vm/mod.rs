@@ -59,8 +59,8 @@ pub use budget::Budget;
 pub(crate) use budget::{Meter, NUMBER_BASE_FUEL, Stop};
 use spare::Spare;
 
-use crate::FormatFn;
 use crate::error::{Detail, ErrorKind, Seen, ValidationError};
+use crate::format::CustomFormats;
 use crate::location::{InstanceLocation, PathSegment, TextWriter};
 
 /// The outcome of one check: `Ok(valid)` or an exhausted budget.
@@ -580,7 +580,13 @@ impl QuietStart {
     /// Whether `instance` passes `program` within `budget` (running out
     /// of it is a failure). `budget` is the one this start was made for.
     #[inline(always)]
-    pub(crate) fn is_valid(&self, program: &Program, formats: &[FormatFn], budget: &Budget, instance: &Value) -> bool {
+    pub(crate) fn is_valid(
+        &self,
+        program: &Program,
+        formats: &CustomFormats,
+        budget: &Budget,
+        instance: &Value,
+    ) -> bool {
         match self.root {
             QuietRoot::Verdict(verdict) => verdict,
             QuietRoot::Types(types, strict_integers) => types.admits(instance, strict_integers),
@@ -595,7 +601,7 @@ impl QuietStart {
     /// above gained at most one instruction from sharing the caller's
     /// frame.
     #[inline]
-    fn run(&self, program: &Program, formats: &[FormatFn], budget: &Budget, instance: &Value) -> bool {
+    fn run(&self, program: &Program, formats: &CustomFormats, budget: &Budget, instance: &Value) -> bool {
         // The meter is built in place in the VM: one chosen between two
         // sources (this template, or a new one with a deadline) was built
         // aside and then copied in, a dozen more instructions per call.
@@ -621,7 +627,7 @@ impl QuietStart {
 /// The interpreter state of one evaluation.
 pub(crate) struct Vm<'p, 'v, M: Mode> {
     program: &'p Program,
-    formats: &'p [FormatFn],
+    formats: &'p CustomFormats,
     pub(crate) meter: Meter,
     /// The dynamic scope, kept only when the program resolves references
     /// through it (boxed: most programs never do, and an absent scope
@@ -645,13 +651,13 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
 
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline]
-    pub(crate) fn new(program: &'p Program, formats: &'p [FormatFn], budget: &Budget) -> Self {
+    pub(crate) fn new(program: &'p Program, formats: &'p CustomFormats, budget: &Budget) -> Self {
         Self::with_meter(program, formats, budget, Meter::new(budget))
     }
 
     /// [`Vm::new`] with the meter of `budget` made already.
     #[inline(always)]
-    fn with_meter(program: &'p Program, formats: &'p [FormatFn], budget: &Budget, meter: Meter) -> Self {
+    fn with_meter(program: &'p Program, formats: &'p CustomFormats, budget: &Budget, meter: Meter) -> Self {
         Vm {
             program,
             formats,

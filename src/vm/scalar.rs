@@ -240,7 +240,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             self.meter.charge(1 + s.len() as u64 / 16)?;
             let ok = match check {
                 FormatCheck::Builtin(f) => crate::format::check(*f, s),
-                FormatCheck::Custom(i) => self.formats.get(*i as usize).is_some_and(|f| f(s)),
+                FormatCheck::Custom(i) => self.formats.check(*i, s),
             };
             if !ok {
                 valid = false;
