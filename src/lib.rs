@@ -346,7 +346,7 @@ impl Validator {
         let outcome = match vm.run_root(instance) {
             Ok(true) => Outcome::Valid,
             Ok(false) => Outcome::Invalid,
-            Err(Stop) => Outcome::BudgetExceeded { reason: vm.meter.reason(), fuel_used: vm.meter.used() },
+            Err(Stop) => Outcome::BudgetExceeded { reason: vm.meter.reason(), fuel_used: vm.meter.used(budget) },
         };
         vm.discard();
         outcome
@@ -375,7 +375,7 @@ impl Validator {
                     None => Err(exhausted_error(Exhausted::Fuel, budget.fuel)),
                 }
             }
-            Err(Stop) => Err(exhausted_error(vm.meter.reason(), vm.meter.used())),
+            Err(Stop) => Err(exhausted_error(vm.meter.reason(), vm.meter.used(budget))),
         };
         vm.discard();
         result.map_err(|e| e.with_message_options(c.messages))
@@ -416,7 +416,7 @@ impl Validator {
                 }
                 Ok(Evaluation::new(self.clone(), valid, units, c.messages))
             }
-            Err(Stop) => Err(output::BudgetExceeded { reason: vm.meter.reason(), fuel_used: vm.meter.used() }),
+            Err(Stop) => Err(output::BudgetExceeded { reason: vm.meter.reason(), fuel_used: vm.meter.used(budget) }),
         }
     }
 
@@ -426,7 +426,7 @@ impl Validator {
         let result = vm.run_root(instance);
         let mut errors = std::mem::take(&mut vm.errors);
         match result {
-            Err(Stop) => errors.push(exhausted_error(vm.meter.reason(), vm.meter.used())),
+            Err(Stop) => errors.push(exhausted_error(vm.meter.reason(), vm.meter.used(budget))),
             Ok(false) if vm.truncated() || errors.is_empty() => {
                 errors.push(root_error(ErrorKind::ErrorLimit { max: budget.max_errors }));
             }
