@@ -350,3 +350,25 @@ fn is_valid_runs_out_of_fuel_where_outcome_does() {
         }
     }
 }
+
+#[test]
+fn a_distant_deadline_changes_no_verdict() {
+    // Under a budget with a deadline, `is_valid` takes the general entry
+    // with the clock read per call: verdicts are those without one.
+    let hour = Budget { deadline: Some(Duration::from_secs(3600)), ..Budget::default() };
+    let schemas = [
+        json!({"type": "object", "required": ["a"]}),
+        json!({"prefixItems": [{"type": "integer"}], "items": false}),
+        json!({"anyOf": [{"type": "string"}, {"minimum": 3}]}),
+        json!({"type": "integer"}),
+        json!(false),
+    ];
+    let instances = [json!({"a": 1}), json!({}), json!([1]), json!([1, 2]), json!("x"), json!(2), json!(5)];
+    for schema in &schemas {
+        let plain = Validator::new(schema).unwrap();
+        let timed = Validator::options().budget(hour).build(schema).unwrap();
+        for instance in &instances {
+            assert_eq!(timed.is_valid(instance), plain.is_valid(instance), "{schema} {instance}");
+        }
+    }
+}

@@ -91,17 +91,18 @@ impl Meter {
         Meter::with(budget, stack_address(), deadline)
     }
 
-    /// The meter of `budget` without its deadline (which [`Meter::arm`]
-    /// sets when an evaluation starts), its stack base still unset (which
-    /// [`Meter::restarted`] sets).
-    pub(crate) fn unarmed(budget: &Budget) -> Meter {
+    /// A template of the meters of `budget`, which must have no deadline
+    /// (a deadline is read when an evaluation starts: [`Meter::new`]), its
+    /// stack base still unset (which [`Meter::restarted`] sets).
+    pub(crate) fn template(budget: &Budget) -> Meter {
+        debug_assert!(budget.deadline.is_none());
         Meter::with(budget, 0, None)
     }
 
-    /// [`Meter::unarmed`] with `units` charged already; `None` if
+    /// [`Meter::template`] with `units` charged already; `None` if
     /// `budget` has less fuel.
-    pub(crate) fn unarmed_charged(budget: &Budget, units: u64) -> Option<Meter> {
-        let mut meter = Meter::unarmed(budget);
+    pub(crate) fn template_charged(budget: &Budget, units: u64) -> Option<Meter> {
+        let mut meter = Meter::template(budget);
         meter.left = meter.left.checked_sub(units)?;
         Some(meter)
     }
@@ -124,8 +125,8 @@ impl Meter {
         meter
     }
 
-    /// A fresh copy of this unarmed meter (unused, or charged only by
-    /// [`Meter::unarmed_charged`]) for an evaluation starting now (its
+    /// A fresh copy of this template (unused, or charged only by
+    /// [`Meter::template_charged`]) for an evaluation starting now (its
     /// stack measured from here).
     #[inline(always)]
     pub(crate) fn restarted(&self) -> Meter {
@@ -142,16 +143,6 @@ impl Meter {
             max_depth: self.max_depth,
             max_stack: self.max_stack,
         }
-    }
-
-    /// Sets the deadline `time` from now, holding fuel back so that the
-    /// clock is read once per [`DEADLINE_CHUNK`]. (Cold: the quiet path
-    /// starts from an unarmed meter and arms it only for budgets with a
-    /// deadline.)
-    #[cold]
-    pub(crate) fn arm(&mut self, time: Duration) {
-        self.deadline = Instant::now().checked_add(time);
-        self.refill(self.left + self.reserve);
     }
 
     /// Splits `total` fuel into the spendable part and the reserve.

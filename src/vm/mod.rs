@@ -532,9 +532,10 @@ impl DynamicScope {
 #[derive(Debug, Clone)]
 pub(crate) struct QuietStart {
     root: QuietRoot,
-    /// The meter of `budget` without its deadline, copied per evaluation
-    /// (and armed if `budget` has a deadline). For an [`QuietRoot::Object`]
-    /// or [`QuietRoot::Array`] root, the root node's entry is charged in it
+    /// The template of the meters of `budget` ([`Meter::template`]),
+    /// copied per evaluation (unused for [`QuietRoot::Armed`], whose
+    /// budget has a deadline). For an [`QuietRoot::Object`] or
+    /// [`QuietRoot::Array`] root, the root node's entry is charged in it
     /// already.
     meter: Meter,
 }
@@ -552,6 +553,10 @@ enum QuietRoot {
     Array(ArrayId),
     /// Anything else: the general entry.
     Node,
+    /// A root that runs the interpreter under a budget with a deadline:
+    /// the general entry, with a meter armed per evaluation. (Its own
+    /// variant, so that budgets without one never test for it.)
+    Armed,
 }
 
 impl QuietStart {
@@ -566,15 +571,19 @@ impl QuietStart {
             (Entry::Single, Some(&Instr::Array(id))) => QuietRoot::Array(id),
             _ => QuietRoot::Node,
         };
+        let template = Budget { deadline: None, ..*budget };
+        if budget.deadline.is_some() && matches!(root, QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Node) {
+            return QuietStart { root: QuietRoot::Armed, meter: Meter::template(&template) };
+        }
         if let QuietRoot::Object(_) | QuietRoot::Array(_) = root {
             // The unit the root's `Single` entry costs, charged once here,
             // not per evaluation. Without it, the general entry runs out.
-            if let Some(meter) = Meter::unarmed_charged(budget, 1) {
+            if let Some(meter) = Meter::template_charged(&template, 1) {
                 return QuietStart { root, meter };
             }
-            return QuietStart { root: QuietRoot::Node, meter: Meter::unarmed(budget) };
+            return QuietStart { root: QuietRoot::Node, meter: Meter::template(&template) };
         }
-        QuietStart { root, meter: Meter::unarmed(budget) }
+        QuietStart { root, meter: Meter::template(&template) }
     }
 
     /// Whether `instance` passes `program` within `budget` (running out
@@ -590,8 +599,20 @@ impl QuietStart {
         match self.root {
             QuietRoot::Verdict(verdict) => verdict,
             QuietRoot::Types(types, strict_integers) => types.admits(instance, strict_integers),
+            QuietRoot::Armed => QuietStart::run_armed(program, formats, budget, instance),
             _ => self.run(program, formats, budget, instance),
         }
+    }
+
+    /// [`QuietStart::is_valid`] under a budget with a deadline: the
+    /// general entry, the clock read now.
+    #[cold]
+    #[inline(never)]
+    fn run_armed(program: &Program, formats: &CustomFormats, budget: &Budget, instance: &Value) -> bool {
+        let mut vm = Vm::<Fast>::new(program, formats, budget);
+        let flow = vm.run_root(instance);
+        vm.discard();
+        matches!(flow, Ok(true))
     }
 
     /// [`QuietStart::is_valid`] when an interpreter is needed. Inlined
@@ -602,13 +623,9 @@ impl QuietStart {
     /// frame.
     #[inline]
     fn run(&self, program: &Program, formats: &CustomFormats, budget: &Budget, instance: &Value) -> bool {
-        // The meter is built in place in the VM: one chosen between two
-        // sources (this template, or a new one with a deadline) was built
-        // aside and then copied in, a dozen more instructions per call.
+        // The meter is built in place in the VM, from the template. (The
+        // budget has no deadline: see [`QuietRoot::Armed`].)
         let mut vm = Vm::<Fast>::with_meter(program, formats, budget, self.meter.restarted());
-        if let Some(time) = budget.deadline {
-            vm.meter.arm(time);
-        }
         let mut ev = Evaluated::default();
         // A root that is one object or array instruction (the usual shape
         // of a document's schema) runs it directly, without the node and
