@@ -533,8 +533,7 @@ impl DynamicScope {
 pub(crate) struct QuietStart {
     root: QuietRoot,
     /// The template of the meters of `budget` ([`Meter::template`]),
-    /// copied per evaluation (unused for [`QuietRoot::Armed`], whose
-    /// budget has a deadline). For an [`QuietRoot::Object`] or
+    /// copied per evaluation (unused for [`QuietRoot::General`]). For an [`QuietRoot::Object`] or
     /// [`QuietRoot::Array`] root, the root node's entry is charged in it
     /// already.
     meter: Meter,
@@ -553,10 +552,11 @@ enum QuietRoot {
     Array(ArrayId),
     /// Anything else: the general entry.
     Node,
-    /// A root that runs the interpreter under a budget with a deadline:
-    /// the general entry, with a meter armed per evaluation. (Its own
-    /// variant, so that budgets without one never test for it.)
-    Armed,
+    /// A root that runs the interpreter under a budget with a deadline, or
+    /// in a program that keeps a dynamic scope: the general entry, the
+    /// clock read and the scope made per evaluation. (A variant of its
+    /// own, so that the other roots test for neither.)
+    General,
 }
 
 impl QuietStart {
@@ -572,8 +572,9 @@ impl QuietStart {
             _ => QuietRoot::Node,
         };
         let template = Budget { deadline: None, ..*budget };
-        if budget.deadline.is_some() && matches!(root, QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Node) {
-            return QuietStart { root: QuietRoot::Armed, meter: Meter::template(&template) };
+        let general = budget.deadline.is_some() || program.flags().uses_dynamic_scope;
+        if general && matches!(root, QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Node) {
+            return QuietStart { root: QuietRoot::General, meter: Meter::template(&template) };
         }
         if let QuietRoot::Object(_) | QuietRoot::Array(_) = root {
             // The unit the root's `Single` entry costs, charged once here,
@@ -599,16 +600,15 @@ impl QuietStart {
         match self.root {
             QuietRoot::Verdict(verdict) => verdict,
             QuietRoot::Types(types, strict_integers) => types.admits(instance, strict_integers),
-            QuietRoot::Armed => QuietStart::run_armed(program, formats, budget, instance),
+            QuietRoot::General => QuietStart::run_general(program, formats, budget, instance),
             _ => self.run(program, formats, budget, instance),
         }
     }
 
-    /// [`QuietStart::is_valid`] under a budget with a deadline: the
-    /// general entry, the clock read now.
+    /// [`QuietStart::is_valid`] for a [`QuietRoot::General`] root.
     #[cold]
     #[inline(never)]
-    fn run_armed(program: &Program, formats: &CustomFormats, budget: &Budget, instance: &Value) -> bool {
+    fn run_general(program: &Program, formats: &CustomFormats, budget: &Budget, instance: &Value) -> bool {
         let mut vm = Vm::<Fast>::new(program, formats, budget);
         let flow = vm.run_root(instance);
         vm.discard();
@@ -624,8 +624,9 @@ impl QuietStart {
     #[inline]
     fn run(&self, program: &Program, formats: &CustomFormats, budget: &Budget, instance: &Value) -> bool {
         // The meter is built in place in the VM, from the template. (The
-        // budget has no deadline: see [`QuietRoot::Armed`].)
-        let mut vm = Vm::<Fast>::with_meter(program, formats, budget, self.meter.restarted());
+        // budget has no deadline and the program no dynamic scope: see
+        // [`QuietRoot::General`].)
+        let mut vm = Vm::<Fast>::with_meter(program, formats, budget, self.meter.restarted(), false);
         let mut ev = Evaluated::default();
         // A root that is one object or array instruction (the usual shape
         // of a document's schema) runs it directly, without the node and
@@ -669,17 +670,27 @@ pub(crate) struct Vm<'p, 'v, M: Mode> {
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline]
     pub(crate) fn new(program: &'p Program, formats: &'p CustomFormats, budget: &Budget) -> Self {
-        Self::with_meter(program, formats, budget, Meter::new(budget))
+        let scoped = program.flags().uses_dynamic_scope;
+        Self::with_meter(program, formats, budget, Meter::new(budget), scoped)
     }
 
-    /// [`Vm::new`] with the meter of `budget` made already.
+    /// [`Vm::new`] with the meter of `budget` made already, keeping a
+    /// dynamic scope if `scoped` (as the program needs if it
+    /// [uses one](schemavm_compiler::bytecode::ProgramFlags::uses_dynamic_scope)).
     #[inline(always)]
-    fn with_meter(program: &'p Program, formats: &'p CustomFormats, budget: &Budget, meter: Meter) -> Self {
+    fn with_meter(
+        program: &'p Program,
+        formats: &'p CustomFormats,
+        budget: &Budget,
+        meter: Meter,
+        scoped: bool,
+    ) -> Self {
+        debug_assert!(scoped == program.flags().uses_dynamic_scope);
         Vm {
             program,
             formats,
             meter,
-            scope: if program.flags().uses_dynamic_scope { Spare::some(Box::default()) } else { Spare::none() },
+            scope: if scoped { Spare::some(Box::default()) } else { Spare::none() },
             record: M::Record::start(program, budget),
             errors: Default::default(),
             instance_path: Default::default(),
