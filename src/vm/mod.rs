@@ -542,16 +542,18 @@ pub(crate) struct QuietStart {
 /// What the root of a program does on the boolean path.
 #[derive(Debug, Clone, Copy)]
 enum QuietRoot {
+    // The roots [`QuietStart::run`] starts come first: one comparison of
+    // the tag tells them from the others.
+    /// One object instruction, run directly.
+    Object(ObjectId),
+    /// One array instruction, run directly.
+    Array(ArrayId),
+    /// Anything else: the general entry.
+    Node,
     /// Every value passes, or none does.
     Verdict(bool),
     /// A type check (with `integer` excluding integral floats, or not).
     Types(TypeSet, bool),
-    /// One object instruction: objects run it directly.
-    Object(ObjectId),
-    /// One array instruction: arrays run it directly.
-    Array(ArrayId),
-    /// Anything else: the general entry.
-    Node,
     /// A root that runs the interpreter under a budget with a deadline, or
     /// in a program that keeps a dynamic scope: the general entry, the
     /// clock read and the scope made per evaluation. (A variant of its
@@ -597,11 +599,13 @@ impl QuietStart {
         budget: &Budget,
         instance: &Value,
     ) -> bool {
+        if let QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Node = self.root {
+            return self.run(program, formats, budget, instance);
+        }
         match self.root {
             QuietRoot::Verdict(verdict) => verdict,
             QuietRoot::Types(types, strict_integers) => types.admits(instance, strict_integers),
-            QuietRoot::General => QuietStart::run_general(program, formats, budget, instance),
-            _ => self.run(program, formats, budget, instance),
+            _ => QuietStart::run_general(program, formats, budget, instance),
         }
     }
 
