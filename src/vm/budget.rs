@@ -47,23 +47,31 @@ impl Default for Budget {
 
 /// The running account of a [`Budget`].
 ///
-/// Fuel is split in two: `left`, spendable before the next cold check, and
-/// `reserve`, held back so that, with a deadline, the clock is read once
-/// per [`DEADLINE_CHUNK`] units. A charge is then one subtraction that must
-/// not underflow; everything else happens on the cold path.
+/// With a deadline, fuel is split in two: `left`, spendable before the next
+/// cold check, and a reserve, held back so that the clock is read once per
+/// [`DEADLINE_CHUNK`] units. A charge is then one subtraction that must not
+/// underflow; everything else happens on the cold path.
 #[derive(Debug, Clone)]
 pub(crate) struct Meter {
-    /// Fuel that may be spent before the next cold check.
+    /// Fuel that may be spent before the next cold check (all of it when
+    /// there is no deadline).
     left: u64,
-    /// Fuel held back until the next cold check.
-    reserve: u64,
-    deadline: Option<Instant>,
+    deadline: Option<Deadline>,
     pub(crate) depth: u32,
     max_depth: u32,
     stack_base: usize,
     max_stack: usize,
     /// Why the evaluation stopped, once a [`Stop`] was returned.
     stopped: Option<Exhausted>,
+}
+
+/// When a [`Meter`] runs out of time, and the fuel it holds back until it
+/// next reads the clock. (Kept together: a meter without a deadline holds
+/// nothing back, and is set up with one field fewer.)
+#[derive(Debug, Clone, Copy)]
+struct Deadline {
+    at: Instant,
+    reserve: u64,
 }
 
 /// An evaluation stopped: its budget ran out, for the reason the meter
@@ -88,7 +96,7 @@ fn stack_address() -> usize {
 impl Meter {
     pub(crate) fn new(budget: &Budget) -> Meter {
         let deadline = budget.deadline.and_then(|d| Instant::now().checked_add(d));
-        Meter::with(budget, stack_address(), deadline)
+        Meter::with(budget, stack_address(), deadline.map(|at| Deadline { at, reserve: 0 }))
     }
 
     /// A template of the meters of `budget`, which must have no deadline
@@ -110,10 +118,9 @@ impl Meter {
     /// The meter of `budget` measuring the stack from `stack_base`, due by
     /// `deadline`.
     #[inline(always)]
-    fn with(budget: &Budget, stack_base: usize, deadline: Option<Instant>) -> Meter {
+    fn with(budget: &Budget, stack_base: usize, deadline: Option<Deadline>) -> Meter {
         let mut meter = Meter {
             left: 0,
-            reserve: 0,
             deadline,
             depth: 0,
             max_depth: budget.max_depth,
@@ -130,12 +137,11 @@ impl Meter {
     /// stack measured from here).
     #[inline(always)]
     pub(crate) fn restarted(&self) -> Meter {
-        debug_assert!(self.deadline.is_none() && self.depth == 0 && self.reserve == 0);
+        debug_assert!(self.deadline.is_none() && self.depth == 0);
         // The fields every such meter has are written as constants, not
         // copied: fewer loads on every evaluation's start.
         Meter {
             left: self.left,
-            reserve: 0,
             deadline: None,
             depth: 0,
             stack_base: stack_address(),
@@ -147,8 +153,18 @@ impl Meter {
 
     /// Splits `total` fuel into the spendable part and the reserve.
     fn refill(&mut self, total: u64) {
-        self.left = if self.deadline.is_some() { total.min(DEADLINE_CHUNK) } else { total };
-        self.reserve = total - self.left;
+        match &mut self.deadline {
+            Some(deadline) => {
+                self.left = total.min(DEADLINE_CHUNK);
+                deadline.reserve = total - self.left;
+            }
+            None => self.left = total,
+        }
+    }
+
+    /// Fuel held back until the next cold check.
+    fn reserve(&self) -> u64 {
+        self.deadline.map_or(0, |d| d.reserve)
     }
 
     /// Takes `units` of fuel.
@@ -168,14 +184,14 @@ impl Meter {
     #[cold]
     fn cold_charge(&mut self, units: u64) -> Result<(), Stop> {
         // Both parts come from the budget's fuel: the sum cannot overflow.
-        let total = self.left + self.reserve;
+        let total = self.left + self.reserve();
         let Some(total) = total.checked_sub(units) else {
             self.refill(0);
             return Err(self.stop(Exhausted::Fuel));
         };
         self.refill(total);
         if let Some(d) = self.deadline {
-            if Instant::now() >= d {
+            if Instant::now() >= d.at {
                 return Err(self.stop(Exhausted::Deadline));
             }
         }
@@ -221,7 +237,7 @@ impl Meter {
     /// budget this meter was made for. (Not kept in the meter: one field
     /// fewer to set up per evaluation.)
     pub(crate) fn used(&self, budget: &Budget) -> u64 {
-        budget.fuel.saturating_sub(self.left + self.reserve)
+        budget.fuel.saturating_sub(self.left + self.reserve())
     }
 }
 

@@ -641,7 +641,7 @@ impl QuietStart {
             QuietRoot::Array(id) => vm.array_instr::<false>(id, instance, &mut ev),
             _ => vm.node::<false>(program.root(), instance, &mut ev),
         };
-        vm.discard();
+        vm.discard_unscoped();
         matches!(flow, Ok(true))
     }
 }
@@ -712,6 +712,21 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// out; the glue is a call that tests every part.)
     #[inline(always)]
     pub(crate) fn discard(self) {
+        let scoped = self.scope.get().is_some();
+        self.discard_with(scoped);
+    }
+
+    /// [`Vm::discard`] for a VM made without a dynamic scope (none is made
+    /// later): one part fewer to test.
+    #[inline(always)]
+    fn discard_unscoped(self) {
+        debug_assert!(self.scope.get().is_none());
+        self.discard_with(false);
+    }
+
+    /// [`Vm::discard`], where `scoped` says whether the VM holds a scope.
+    #[inline(always)]
+    fn discard_with(self, scoped: bool) {
         // Only these parts of a VM can hold memory (the output units of
         // the annotating mode are always dropped): the others' types need
         // no drop.
@@ -725,7 +740,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             )
         };
         if M::ANNOTATE
-            || self.scope.get().is_some()
+            || scoped
             || self.name_scratch.get().is_some()
             || self.memo.holds_table()
             || self.errors.holds_memory()
