@@ -550,10 +550,10 @@ enum QuietRoot {
     Array(ArrayId),
     /// Anything else: the general entry.
     Node,
-    /// Every value passes, or none does.
-    Verdict(bool),
     /// A type check (with `integer` excluding integral floats, or not).
     Types(TypeSet, bool),
+    /// Every value passes, or none does.
+    Verdict(bool),
     /// A root that runs the interpreter under a budget with a deadline, or
     /// in a program that keeps a dynamic scope: the general entry, the
     /// clock read and the scope made per evaluation. (A variant of its
@@ -603,8 +603,8 @@ impl QuietStart {
             return self.run(program, formats, budget, instance);
         }
         match self.root {
-            QuietRoot::Verdict(verdict) => verdict,
             QuietRoot::Types(types, strict_integers) => types.admits(instance, strict_integers),
+            QuietRoot::Verdict(verdict) => verdict,
             _ => QuietStart::run_general(program, formats, budget, instance),
         }
     }
