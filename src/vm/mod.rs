@@ -533,9 +533,9 @@ impl DynamicScope {
 pub(crate) struct QuietStart {
     root: QuietRoot,
     /// The template of the meters of `budget` ([`Meter::template`]),
-    /// copied per evaluation (unused for [`QuietRoot::General`]). For an [`QuietRoot::Object`] or
-    /// [`QuietRoot::Array`] root, the root node's entry is charged in it
-    /// already.
+    /// copied per evaluation (unused for [`QuietRoot::General`]). For an
+    /// [`QuietRoot::Object`] or [`QuietRoot::Array`] root, the root node's
+    /// entry is charged in it already.
     meter: Meter,
 }
 
