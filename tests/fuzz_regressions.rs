@@ -111,3 +111,36 @@ fn budget_exhaustion_inside_alternative_leaks_no_branch_errors() {
         assert!(e.is_budget_exceeded() || e == full, "under fuel {fuel}: {e:?}");
     }
 }
+
+/// differential: `$schema` URIs compare as URIs, so a meta-schema's scheme
+/// and host may be spelled in any case (RFC 3986 §6.2.2.1). An embedded
+/// resource declaring `https://Json-schema.org/draft/2019-09/schema` is
+/// 2019-09: its `items` array evaluates the first two items only, and the
+/// root's `unevaluatedItems: false` rejects the third. `jsonschema` 0.61
+/// takes the URI for an unknown one and says valid; this is the masked
+/// class `meta-schema-case`.
+#[test]
+fn meta_schema_uris_ignore_the_case_of_scheme_and_host() {
+    let schema = |inner: &str| {
+        json!({
+            "$schema": "https://json-schema.org/draft/2019-09/schema",
+            "$id": "https://example.com/outer",
+            "$defs": {"inner": {"$id": "/inner", "$schema": inner, "type": "array",
+                                "items": [{"type": "string"}, {"$ref": "#"}]}},
+            "$ref": "/inner",
+            "unevaluatedItems": false
+        })
+    };
+    let instance = json!(["foo", ["bar", [], 8], 8]);
+    for inner in ["https://json-schema.org/draft/2019-09/schema", "https://Json-schema.org/draft/2019-09/schema"] {
+        let v = Validator::new(&schema(inner)).unwrap();
+        assert!(!consistent(&v, &instance), "{inner}");
+        assert!(consistent(&v, &json!(["foo", ["bar"]])), "{inner}");
+    }
+    // At the root: the draft-04 meaning of `exclusiveMaximum`.
+    let draft4 = Validator::new(&json!({"$schema": "HTTP://JSON-SCHEMA.ORG/draft-04/schema#",
+                                        "maximum": 5, "exclusiveMaximum": true}))
+    .unwrap();
+    assert!(!consistent(&draft4, &json!(5)));
+    assert!(consistent(&draft4, &json!(4)));
+}

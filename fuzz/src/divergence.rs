@@ -77,6 +77,12 @@ pub fn classify(schema: &Value, instance: &Value) -> Option<Divergence> {
     if has("contains") && has("unevaluatedItems") && draft_2019_09(schema) {
         return found("contains-2019-09");
     }
+    // A `$schema` naming a known meta-schema with its scheme or host in
+    // another case: the same URI (RFC 3986 §6.2.2.1), and the same dialect,
+    // to schemavm; an unknown one to jsonschema.
+    if meta_schema_in_other_case(schema) {
+        return found("meta-schema-case");
+    }
     // Format checkers, the format-assertion vocabulary and content keywords.
     if has("format") || has("contentEncoding") || has("contentMediaType") || has("contentSchema") {
         return found("format-content");
@@ -133,6 +139,34 @@ fn dialect_sensitive_patterns(schema: &Value) -> bool {
 /// Whether the schema declares draft 2019-09 at its root.
 fn draft_2019_09(schema: &Value) -> bool {
     schema.get("$schema").and_then(Value::as_str).is_some_and(|s| s.contains("draft/2019-09/"))
+}
+
+/// Whether a `$schema` value (any depth) changes when its scheme and host
+/// are lowercased.
+fn meta_schema_in_other_case(schema: &Value) -> bool {
+    let other_case = |uri: &str| match uri.split_once("://") {
+        Some((scheme, rest)) => {
+            let host = rest.split('/').next().unwrap_or_default();
+            scheme.bytes().chain(host.bytes()).any(|b| b.is_ascii_uppercase())
+        }
+        None => false,
+    };
+    let mut stack = vec![schema];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                if let Some(Value::String(uri)) = map.get("$schema")
+                    && other_case(uri)
+                {
+                    return true;
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether a `$dynamicAnchor` sits in a subschema (not the document root)
