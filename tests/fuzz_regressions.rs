@@ -144,3 +144,19 @@ fn meta_schema_uris_ignore_the_case_of_scheme_and_host() {
     assert!(!consistent(&draft4, &json!(5)));
     assert!(consistent(&draft4, &json!(4)));
 }
+
+/// differential: `"$ref": ""` resolves to the base URI (RFC 3986 §5.2),
+/// the current document, so it applies the root schema, as `"#"` does:
+/// the nested array's first item must be an integer. `jsonschema` 0.61
+/// applies nothing for the empty reference (and the root for `"#"`); this
+/// is the masked class `empty-reference`.
+#[test]
+fn empty_references_apply_the_document() {
+    for reference in ["", "#"] {
+        let v = Validator::new(&json!({"type": "array", "prefixItems": [{"type": "integer"}, {"$ref": reference}]}))
+            .unwrap();
+        assert!(!consistent(&v, &json!([1, ["x"]])), "{reference:?}");
+        assert!(consistent(&v, &json!([1, [2, [3]]])), "{reference:?}");
+        assert!(!consistent(&v, &json!([1, [2, "y"]])), "{reference:?}");
+    }
+}

@@ -83,6 +83,12 @@ pub fn classify(schema: &Value, instance: &Value) -> Option<Divergence> {
     if meta_schema_in_other_case(schema) {
         return found("meta-schema-case");
     }
+    // `"$ref": ""`, a reference to the current document (RFC 3986 §5.2:
+    // the empty reference resolves to the base URI) to schemavm; jsonschema
+    // applies nothing.
+    if empty_reference(schema) {
+        return found("empty-reference");
+    }
     // Format checkers, the format-assertion vocabulary and content keywords.
     if has("format") || has("contentEncoding") || has("contentMediaType") || has("contentSchema") {
         return found("format-content");
@@ -158,6 +164,24 @@ fn meta_schema_in_other_case(schema: &Value) -> bool {
                 if let Some(Value::String(uri)) = map.get("$schema")
                     && other_case(uri)
                 {
+                    return true;
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether a `$ref` (any depth) is the empty string.
+fn empty_reference(schema: &Value) -> bool {
+    let mut stack = vec![schema];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                if map.get("$ref").and_then(Value::as_str) == Some("") {
                     return true;
                 }
                 stack.extend(map.values());
