@@ -113,24 +113,13 @@ fn collect_keys<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
     }
 }
 
-/// Whether a `pattern` value or `patternProperties` key uses syntax whose
-/// meaning differs between ECMA-262 and Rust regex dialects: an escape,
-/// `.`, `$`, a class, a repetition brace, or a non-ASCII character (ECMA
-/// unicode mode versus Rust's Unicode-aware `\w`, case folding, ...).
-fn dialect_sensitive_patterns(schema: &Value) -> bool {
-    let sensitive = |p: &str| p.chars().any(|c| matches!(c, '\\' | '.' | '$' | '[' | ']' | '{' | '}') || !c.is_ascii());
-    let mut stack = vec![schema];
+/// Whether `test` holds for some object in `value` (any depth).
+fn any_object(value: &Value, test: impl Fn(&serde_json::Map<String, Value>) -> bool) -> bool {
+    let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
             Value::Object(map) => {
-                if let Some(Value::String(p)) = map.get("pattern")
-                    && sensitive(p)
-                {
-                    return true;
-                }
-                if let Some(Value::Object(props)) = map.get("patternProperties")
-                    && props.keys().any(|p| sensitive(p))
-                {
+                if test(map) {
                     return true;
                 }
                 stack.extend(map.values());
@@ -142,13 +131,28 @@ fn dialect_sensitive_patterns(schema: &Value) -> bool {
     false
 }
 
+/// Whether a `pattern` value or `patternProperties` key uses syntax whose
+/// meaning differs between ECMA-262 and Rust regex dialects: an escape,
+/// `.`, `$`, a class, a repetition brace, or a non-ASCII character (ECMA
+/// unicode mode versus Rust's Unicode-aware `\w`, case folding, ...).
+fn dialect_sensitive_patterns(schema: &Value) -> bool {
+    let sensitive = |p: &str| p.chars().any(|c| matches!(c, '\\' | '.' | '$' | '[' | ']' | '{' | '}') || !c.is_ascii());
+    any_object(schema, |map| {
+        map.get("pattern").and_then(Value::as_str).is_some_and(sensitive)
+            || map
+                .get("patternProperties")
+                .and_then(Value::as_object)
+                .is_some_and(|props| props.keys().any(|p| sensitive(p)))
+    })
+}
+
 /// Whether the schema declares draft 2019-09 at its root.
 fn draft_2019_09(schema: &Value) -> bool {
     schema.get("$schema").and_then(Value::as_str).is_some_and(|s| s.contains("draft/2019-09/"))
 }
 
-/// Whether a `$schema` value (any depth) changes when its scheme and host
-/// are lowercased.
+/// Whether a `$schema` value (any depth) has an uppercase letter in its
+/// scheme or host.
 fn meta_schema_in_other_case(schema: &Value) -> bool {
     let other_case = |uri: &str| match uri.split_once("://") {
         Some((scheme, rest)) => {
@@ -157,40 +161,12 @@ fn meta_schema_in_other_case(schema: &Value) -> bool {
         }
         None => false,
     };
-    let mut stack = vec![schema];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Object(map) => {
-                if let Some(Value::String(uri)) = map.get("$schema")
-                    && other_case(uri)
-                {
-                    return true;
-                }
-                stack.extend(map.values());
-            }
-            Value::Array(items) => stack.extend(items),
-            _ => {}
-        }
-    }
-    false
+    any_object(schema, |map| map.get("$schema").and_then(Value::as_str).is_some_and(other_case))
 }
 
 /// Whether a `$ref` (any depth) is the empty string.
 fn empty_reference(schema: &Value) -> bool {
-    let mut stack = vec![schema];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Object(map) => {
-                if map.get("$ref").and_then(Value::as_str) == Some("") {
-                    return true;
-                }
-                stack.extend(map.values());
-            }
-            Value::Array(items) => stack.extend(items),
-            _ => {}
-        }
-    }
-    false
+    any_object(schema, |map| map.get("$ref").and_then(Value::as_str) == Some(""))
 }
 
 /// Whether a `$dynamicAnchor` sits in a subschema (not the document root)
