@@ -118,4 +118,13 @@ proptest! {
             done => prop_assert_eq!(done, full),
         }
     }
+
+    #[test]
+    fn is_valid_spends_fuel_as_outcome_does(s in schema(), i in instance(), fuel in 0u64..64) {
+        // The boolean path's own start (its root's entry charged up front)
+        // runs out of fuel exactly where the general entry does.
+        let budget = Budget { fuel, ..Budget::default() };
+        let Ok(v) = Validator::options().budget(budget).build(&s) else { return Ok(()) };
+        prop_assert_eq!(v.is_valid(&i), v.outcome(&i) == Outcome::Valid);
+    }
 }
