@@ -45,7 +45,6 @@ use crate::FormatFn;
 /// A validator's custom format checkers, by their
 /// [`FormatCheck::Custom`](schemavm_compiler::bytecode::FormatCheck::Custom)
 /// index. (The VM holds one thin reference to it, not a slice.)
-#[derive(Default)]
 pub(crate) struct CustomFormats(Vec<FormatFn>);
 
 impl CustomFormats {

@@ -99,11 +99,11 @@ impl Meter {
         Meter::with(budget, stack_address(), deadline.map(|at| Deadline { at, reserve: 0 }))
     }
 
-    /// A template of the meters of `budget`, which must have no deadline
-    /// (a deadline is read when an evaluation starts: [`Meter::new`]), its
-    /// stack base still unset (which [`Meter::restarted`] sets).
+    /// A template of the meters of `budget` for evaluations without a
+    /// deadline (a deadline is read when an evaluation starts:
+    /// [`Meter::new`]), its stack base still unset (which
+    /// [`Meter::restarted`] sets).
     pub(crate) fn template(budget: &Budget) -> Meter {
-        debug_assert!(budget.deadline.is_none());
         Meter::with(budget, 0, None)
     }
 

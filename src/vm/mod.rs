@@ -573,20 +573,19 @@ impl QuietStart {
             (Entry::Single, Some(&Instr::Array(id))) => QuietRoot::Array(id),
             _ => QuietRoot::Node,
         };
-        let template = Budget { deadline: None, ..*budget };
         let general = budget.deadline.is_some() || program.flags().uses_dynamic_scope;
         if general && matches!(root, QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Node) {
-            return QuietStart { root: QuietRoot::General, meter: Meter::template(&template) };
+            return QuietStart { root: QuietRoot::General, meter: Meter::template(budget) };
         }
         if let QuietRoot::Object(_) | QuietRoot::Array(_) = root {
             // The unit the root's `Single` entry costs, charged once here,
             // not per evaluation. Without it, the general entry runs out.
-            if let Some(meter) = Meter::template_charged(&template, 1) {
+            if let Some(meter) = Meter::template_charged(budget, 1) {
                 return QuietStart { root, meter };
             }
-            return QuietStart { root: QuietRoot::Node, meter: Meter::template(&template) };
+            return QuietStart { root: QuietRoot::Node, meter: Meter::template(budget) };
         }
-        QuietStart { root, meter: Meter::template(&template) }
+        QuietStart { root, meter: Meter::template(budget) }
     }
 
     /// Whether `instance` passes `program` within `budget` (running out
@@ -605,6 +604,7 @@ impl QuietStart {
         match self.root {
             QuietRoot::Types(types, strict_integers) => types.admits(instance, strict_integers),
             QuietRoot::Verdict(verdict) => verdict,
+            // `General` (the interpreter roots returned above).
             _ => QuietStart::run_general(program, formats, budget, instance),
         }
     }

@@ -323,7 +323,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             Entry::Valid | Entry::QuietValid => Some(NameCheck::Always(true)),
             Entry::Invalid => Some(NameCheck::Always(false)),
             Entry::Types => Some(NameCheck::Always(n.types().contains(JsonType::String))),
-            Entry::Direct | Entry::Single | Entry::Number => match program.code_of(n) {
+            Entry::Direct | Entry::Single => match program.code_of(n) {
                 [Instr::String(id)] => Some(NameCheck::String(program.string(*id))),
                 _ => None,
             },
