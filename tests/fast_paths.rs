@@ -603,3 +603,49 @@ fn number_checks_cost_the_same_fuel_on_every_path() {
     let two = json!({"items": {"maximum": 5, "not": {"const": 4}}});
     assert!(fuel_needed(&two, &json!([1, 2, 3])) > fuel_needed(&looped, &json!([1, 2, 3])));
 }
+
+#[test]
+fn alternatives_decided_by_a_property_s_presence_keep_their_verdicts() {
+    // A parameter (closed, requiring `name`) or a reference (requiring
+    // `$ref`), as OpenAPI writes them; the list is discriminated by
+    // presence, and every instance gets the verdict of the full
+    // evaluation.
+    let schema = json!({
+        "$defs": {
+            "parameter": {
+                "type": "object", "required": ["name", "in"], "additionalProperties": false,
+                "properties": {"name": {"type": "string"}, "in": {"enum": ["query", "path"]}},
+                "patternProperties": {"^x-": {}}
+            },
+            "reference": {"type": "object", "required": ["$ref"], "properties": {"$ref": {"type": "string"}}}
+        },
+        "type": "array",
+        "items": {"oneOf": [{"$ref": "#/$defs/parameter"}, {"$ref": "#/$defs/reference"}]}
+    });
+    let verdicts = agree(
+        &schema,
+        &[
+            json!([{"name": "a", "in": "query"}]),
+            json!([{"$ref": "#/p"}]),
+            json!([{"$ref": "#/p", "name": "a", "in": "query"}]),
+            json!([{"name": "a"}]),
+            json!([{"$ref": 1}]),
+            json!([{"name": "a", "in": "query", "x-extra": true}]),
+            json!([{"name": "a", "in": "query", "other": true}]),
+            json!([{}]),
+            json!(["text"]),
+            json!([{"$ref": "#/p"}, {"name": "b", "in": "path"}]),
+        ],
+    );
+    assert_eq!(verdicts, [true, true, true, false, false, true, false, false, false, true]);
+    // Both alternatives match an instance that is both: `oneOf` fails,
+    // `anyOf` passes.
+    let both = json!({"oneOf": [
+        {"required": ["a"]},
+        {"required": ["b"], "properties": {"b": {"type": "integer"}}}
+    ]});
+    assert_eq!(
+        agree(&both, &[json!({"a": 1}), json!({"b": 1}), json!({"a": 1, "b": 2}), json!({})]),
+        [true, true, false, false]
+    );
+}

@@ -854,9 +854,9 @@ pub struct DynamicRef {
     pub keyword: &'static str,
 }
 
-/// A property whose string value selects the `anyOf`/`oneOf`
-/// alternatives that can match (see the compiler's discriminator
-/// analysis).
+/// A property whose value, or absence, selects the `anyOf`/`oneOf`
+/// alternatives that can match an object (see the compiler's
+/// discriminator analysis).
 #[derive(Debug, Clone)]
 pub struct Discriminator {
     /// The property.
@@ -866,8 +866,29 @@ pub struct Discriminator {
     /// Per value (parallel to `values`): the alternatives that can match
     /// it (those admitting it and those in `always`), in order.
     pub slots: Box<[Box<[u32]>]>,
-    /// Alternatives that pin nothing: candidates for every value.
+    /// Alternatives that pin nothing and do not forbid the property:
+    /// candidates for every value it holds.
     pub always: Box<[u32]>,
+    /// The alternatives that can match an object without the property
+    /// (those not requiring it), in order; `None` when that is all of
+    /// them.
+    pub absent: Option<Box<[u32]>>,
+}
+
+impl Discriminator {
+    /// The alternatives that can match an object whose property holds
+    /// `value` (`None`: the object lacks it), in order; `None` when every
+    /// alternative can.
+    #[inline]
+    pub fn candidates(&self, value: Option<&Value>) -> Option<&[u32]> {
+        match value {
+            Some(Value::String(s)) => {
+                Some(self.values.find(s).and_then(|i| self.slots.get(i as usize)).map_or(&self.always, |b| &**b))
+            }
+            Some(_) => Some(&self.always),
+            None => self.absent.as_deref(),
+        }
+    }
 }
 
 /// Asserted content keywords.
@@ -1460,7 +1481,11 @@ impl fmt::Display for InstrDisplay<'_> {
             Instr::AnyOf(l) | Instr::OneOf(l) => {
                 write!(f, "{} [{}]", self.instr.keyword(), nodes(p.list(l)))?;
                 if let Some(d) = p.discriminator(l) {
-                    write!(f, " discriminated by {:?} ({} values)", d.property, d.values.len())?;
+                    write!(f, " discriminated by {:?} ({} values", d.property, d.values.len())?;
+                    if let Some(absent) = &d.absent {
+                        write!(f, ", {} candidates when absent", absent.len())?;
+                    }
+                    write!(f, ")")?;
                 }
                 Ok(())
             }

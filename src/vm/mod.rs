@@ -48,8 +48,8 @@ use serde_json::Value;
 use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
-    ArrayId, CondId, ContentId, Discriminator, DynamicRefId, Entry, Instr, ListId, NodeFlags, NodeId, NumberChecks,
-    NumberId, ObjectId, Program, ResourceId, StringId,
+    ArrayId, CondId, ContentId, DynamicRefId, Entry, Instr, ListId, NodeFlags, NodeId, NumberChecks, NumberId,
+    ObjectId, Program, ResourceId, StringId,
 };
 use schemavm_compiler::number::Divisor;
 use schemavm_compiler::value::TypeSet;
@@ -1423,8 +1423,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             // `$ref`s.
             let list = self.program.quick_list(list_id);
             if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
-                if let Some(value) = member(map, &d.property) {
-                    return self.candidates::<TRACK>(combine, list, d, value, v, ev);
+                if let Some(order) = d.candidates(member(map, &d.property)) {
+                    return self.candidates::<TRACK>(combine, list, order, v, ev);
                 }
             }
             if !TRACK {
@@ -1448,10 +1448,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let keyword = combine.keyword();
         // Every alternative runs here; the discriminator, if any, still
         // tells which ones the instance meant.
-        let meant = self.program.discriminator(list_id).filter(|_| self.collecting()).and_then(|d| {
-            let value = v.as_object()?.get(&*d.property)?;
-            Some(candidate_alternatives(d, value))
-        });
+        let meant = self
+            .program
+            .discriminator(list_id)
+            .filter(|_| self.collecting())
+            .and_then(|d| d.candidates(v.as_object()?.get(&*d.property)));
         let mark = self.errors.len();
         let truncated_before = self.truncated();
         let mut count = 0usize;
@@ -1553,18 +1554,16 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 
     /// `anyOf`/`oneOf` through a discriminator: only the alternatives
-    /// admitting the property's `value` can match, so only they run (in
-    /// order). Used when no error is recorded.
+    /// `order` names (those its property's value, or absence, admits) can
+    /// match, so only they run (in order). Used when no error is recorded.
     fn candidates<const TRACK: bool>(
         &mut self,
         combine: Combine,
         list: &'p [NodeId],
-        d: &'p Discriminator,
-        value: &'v Value,
+        order: &'p [u32],
         v: &'v Value,
         ev: &mut Evaluated,
     ) -> Flow {
-        let order = candidate_alternatives(d, value);
         if let ([only], false) = (order, TRACK) {
             // The value names one alternative: the verdict is its own.
             return list.get(*only as usize).map_or(Ok(false), |&child| self.node::<false>(child, v, ev));
@@ -1745,16 +1744,6 @@ pub(crate) fn member<'v>(map: &'v serde_json::Map<String, Value>, key: &str) -> 
             .map(|(_, v)| v)
     } else {
         map.get(key)
-    }
-}
-
-/// The alternatives that can match when the discriminator's property has
-/// `value`: those pinned to it and those pinning nothing, in order.
-#[inline]
-fn candidate_alternatives<'p>(d: &'p Discriminator, value: &Value) -> &'p [u32] {
-    match value {
-        Value::String(s) => d.values.find(s).and_then(|i| d.slots.get(i as usize)).map_or(&d.always, |b| &**b),
-        _ => &d.always,
     }
 }
 

@@ -1,19 +1,25 @@
-//! Discriminated `anyOf`/`oneOf`: when the alternatives each pin one
-//! property to string constants (`"resourceType": {"const": "Patient"}`,
-//! `"type": {"enum": ["Point"]}`), an object instance carrying that
-//! property can only match the alternatives admitting its value, so the
-//! VM evaluates just those.
+//! Discriminated `anyOf`/`oneOf`: when the alternatives constrain one
+//! property, an object instance can only match the alternatives its value
+//! (or its absence) admits, so the VM evaluates just those.
 //!
 //! An alternative *pins* property `p` to values `S` when, at its own
 //! location (through `$ref` and `allOf`), an object keyword applies a
 //! schema to `p` that is a `const` or an all-string `enum` (possibly behind
 //! `$ref`/`allOf`), or it holds an `anyOf`/`oneOf` whose alternatives all
 //! pin `p` (to the union of their values): if the instance has `p` with a
-//! value outside `S`, the alternative fails. Alternatives that pin nothing
-//! stay candidates for every value.
+//! value outside `S`, the alternative fails. It *requires* `p` when
+//! `required` names it there (or every alternative of a nested
+//! `anyOf`/`oneOf` requires it): an object without `p` fails. It *forbids*
+//! `p` when an object with `p` fails there: `properties` gives `p` the
+//! `false` schema, or no `properties` entry or pattern covers `p` and
+//! `additionalProperties` is `false` (or every nested alternative forbids
+//! it). Alternatives that constrain nothing stay candidates for every
+//! value; OpenAPI's `oneOf: [{$ref: Parameter}, {$ref: Reference}]` is
+//! decided by whether `$ref` is present.
 
 use crate::bytecode::*;
 use crate::lookup::KeyTable;
+use crate::value::JsonType;
 
 /// How far the search follows `$ref`/`allOf`.
 const MAX_HOPS: usize = 8;
@@ -157,10 +163,114 @@ fn add_distinct<'p>(set: &mut Vec<&'p str>, values: impl IntoIterator<Item = &'p
     }
 }
 
-/// Per alternative: the values it pins the property to, if any.
-type Pins<'p> = Vec<Option<Vec<&'p str>>>;
+/// What one alternative makes of a property (see the module docs).
+#[derive(Debug, Clone, Default)]
+struct Constraint<'p> {
+    /// The values it pins the property to.
+    pins: Option<Vec<&'p str>>,
+    /// An object without the property fails.
+    requires: bool,
+    /// An object with the property fails.
+    forbids: bool,
+}
 
-/// How well a property's pins split the alternatives.
+impl Constraint<'_> {
+    /// Whether it constrains the property at all.
+    fn any(&self) -> bool {
+        self.pins.is_some() || self.requires || self.forbids
+    }
+}
+
+/// How `node` constrains `property` at its own location.
+fn constraint<'p>(program: &'p Program, node: NodeId, property: &str, hops: usize) -> Constraint<'p> {
+    let mut c = Constraint { pins: pinned(program, node, property, hops), ..Constraint::default() };
+    c.requires = requires(program, node, property, hops);
+    c.forbids = forbids(program, node, property, hops);
+    c
+}
+
+/// Whether `node` rejects every object without `property` (through
+/// `$ref`/`allOf`, and nested alternatives that all do).
+fn requires(program: &Program, node: NodeId, property: &str, hops: usize) -> bool {
+    if hops > MAX_HOPS {
+        return false;
+    }
+    program.code(node).iter().any(|instr| match *instr {
+        Instr::Object(o) => {
+            let o = program.object(o);
+            o.names.find(property).is_some_and(|i| o.entries.get(i as usize).is_some_and(|e| e.required))
+        }
+        Instr::Ref(n) => requires(program, n, property, hops + 1),
+        Instr::AllOf(l) => program.list(l).iter().any(|&n| requires(program, n, property, hops + 1)),
+        Instr::AnyOf(l) | Instr::OneOf(l) => {
+            let list = program.list(l);
+            !list.is_empty() && list.iter().all(|&n| requires(program, n, property, hops + 1))
+        }
+        _ => false,
+    })
+}
+
+/// Whether `node` rejects every object with `property` (through
+/// `$ref`/`allOf`, and nested alternatives that all do).
+fn forbids(program: &Program, node: NodeId, property: &str, hops: usize) -> bool {
+    if hops > MAX_HOPS {
+        return false;
+    }
+    let rejects_all = |n: NodeId| program.node(n).flags().contains(NodeFlags::ALWAYS_INVALID);
+    program.code(node).iter().any(|instr| match *instr {
+        Instr::Object(o) => {
+            let o = program.object(o);
+            let schema = o.names.find(property).and_then(|i| o.entries.get(i as usize)).and_then(|e| e.schema);
+            match schema {
+                // `properties` applies its own schema to the property.
+                Some(s) => rejects_all(s),
+                // Otherwise a pattern may cover it (a pattern the analysis
+                // cannot decide counts as covering it); if none does,
+                // `additionalProperties` applies.
+                None => {
+                    o.additional.is_some_and(rejects_all)
+                        && !o.patterns.iter().any(|&(r, _)| program.regex(r).is_match(property).unwrap_or(true))
+                }
+            }
+        }
+        Instr::Ref(n) => forbids(program, n, property, hops + 1),
+        Instr::AllOf(l) => program.list(l).iter().any(|&n| forbids(program, n, property, hops + 1)),
+        Instr::AnyOf(l) | Instr::OneOf(l) => {
+            let list = program.list(l);
+            !list.is_empty() && list.iter().all(|&n| forbids(program, n, property, hops + 1))
+        }
+        _ => false,
+    })
+}
+
+/// Property names `required` by some object keyword of `node` (through
+/// `$ref`/`allOf`): candidates for a discriminator by presence.
+fn required_properties<'p>(program: &'p Program, node: NodeId, hops: usize, out: &mut Vec<&'p str>) {
+    if hops > MAX_HOPS {
+        return;
+    }
+    for instr in program.code(node) {
+        match *instr {
+            Instr::Object(o) => {
+                let o = program.object(o);
+                for name in o.required.iter().filter_map(|&i| o.names.key(i)) {
+                    if !out.contains(&name) {
+                        out.push(name);
+                    }
+                }
+            }
+            Instr::Ref(n) => required_properties(program, n, hops + 1, out),
+            Instr::AllOf(l) => {
+                for &n in program.list(l) {
+                    required_properties(program, n, hops + 1, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// How well a property's constraints split the alternatives.
 #[derive(Debug, Clone, Copy)]
 struct Selectivity {
     /// Alternatives pinning the property.
@@ -170,42 +280,83 @@ struct Selectivity {
     pins: usize,
     /// Distinct values.
     values: usize,
+    /// Alternatives ruled out when the property is absent (those
+    /// requiring it).
+    absent_pruned: usize,
+    /// Alternatives ruled out whenever it is present (those forbidding
+    /// it).
+    present_pruned: usize,
 }
 
 impl Selectivity {
-    fn of(per_branch: &Pins<'_>) -> Selectivity {
+    fn of(per_branch: &[Constraint<'_>]) -> Selectivity {
         let mut distinct: Vec<&str> = Vec::new();
         let mut pins = 0;
-        for vals in per_branch.iter().flatten() {
+        for vals in per_branch.iter().filter_map(|c| c.pins.as_ref()) {
             pins += vals.len();
             add_distinct(&mut distinct, vals.iter().copied());
         }
-        Selectivity { pinned: per_branch.iter().filter(|p| p.is_some()).count(), pins, values: distinct.len() }
+        Selectivity {
+            pinned: per_branch.iter().filter(|c| c.pins.is_some()).count(),
+            pins,
+            values: distinct.len(),
+            absent_pruned: per_branch.iter().filter(|c| c.requires).count(),
+            present_pruned: per_branch.iter().filter(|c| c.forbids).count(),
+        }
     }
 
-    /// More alternatives pinned, or as many with fewer candidates per
-    /// value (`pins / values`, compared without division).
+    /// Whether the property is worth a lookup: it pins two alternatives
+    /// or more, or its absence rules one out (when it is present, its
+    /// value or presence may rule out others).
+    fn useful(&self) -> bool {
+        self.pinned >= 2 || self.absent_pruned >= 1
+    }
+
+    /// More alternatives pinned; as many with fewer candidates per value
+    /// (`pins / values`, compared without division); then more ruled out
+    /// by presence or absence.
     fn better_than(&self, other: &Selectivity) -> bool {
+        let (mine, theirs) = (self.pins * other.values.max(1), other.pins * self.values.max(1));
         self.pinned > other.pinned
-            || (self.pinned == other.pinned && self.pins * other.values.max(1) < other.pins * self.values.max(1))
+            || (self.pinned == other.pinned && mine < theirs)
+            || (self.pinned == other.pinned
+                && mine == theirs
+                && self.absent_pruned + self.present_pruned > other.absent_pruned + other.present_pruned)
     }
 }
 
-/// The best discriminator of an alternatives list, if one pins at least
-/// two alternatives.
+/// The best discriminator of an alternatives list, if some property is
+/// [useful](Selectivity::useful) among the alternatives that admit
+/// objects (the VM's type masks rule out the others without a lookup, so
+/// a list with one such alternative needs none).
 fn discriminate(program: &Program, list: &[NodeId]) -> Option<Discriminator> {
+    let admits_objects = |n: NodeId| program.node(n).admitted_types().contains(JsonType::Object);
+    if list.iter().filter(|&&n| admits_objects(n)).count() < 2 {
+        return None;
+    }
     let mut names = Vec::new();
-    for &branch in list.iter().take(4) {
+    for &branch in list.iter().filter(|&&n| admits_objects(n)).take(4) {
         candidate_properties(program, branch, 0, &mut names);
+        required_properties(program, branch, 0, &mut names);
     }
     // The property pinning the most alternatives; among those, the one
     // leaving the fewest candidates per value (`in` rather than an
     // optional `collectionFormat` that most alternatives share).
-    let mut best: Option<(Selectivity, &str, Pins<'_>)> = None;
+    let mut best: Option<(Selectivity, &str, Vec<Constraint<'_>>)> = None;
     for name in names {
-        let per_branch: Pins<'_> = list.iter().map(|&b| pinned(program, b, name, 0)).collect();
-        let score = Selectivity::of(&per_branch);
-        if score.pinned >= 2 && best.as_ref().is_none_or(|(b, _, _)| score.better_than(b)) {
+        // An alternative admitting no object fails every object: it is
+        // no candidate whatever the property holds.
+        let per_branch: Vec<Constraint<'_>> = list
+            .iter()
+            .map(|&b| match admits_objects(b) {
+                true => constraint(program, b, name, 0),
+                false => Constraint { pins: None, requires: true, forbids: true },
+            })
+            .collect();
+        let objects: Vec<Constraint<'_>> =
+            list.iter().zip(&per_branch).filter(|(b, _)| admits_objects(**b)).map(|(_, c)| c.clone()).collect();
+        let score = Selectivity::of(&objects);
+        if score.useful() && best.as_ref().is_none_or(|(b, _, _)| score.better_than(b)) {
             best = Some((score, name, per_branch));
         }
     }
@@ -213,16 +364,23 @@ fn discriminate(program: &Program, list: &[NodeId]) -> Option<Discriminator> {
     let mut values: Vec<Box<str>> = Vec::new();
     let mut slots: Vec<Vec<u32>> = Vec::new();
     let mut always = Vec::new();
-    for (i, pins) in per_branch.into_iter().enumerate() {
+    let mut absent = Vec::new();
+    for (i, c) in per_branch.iter().enumerate() {
         let i = u32::try_from(i).ok()?;
-        match pins {
+        if !c.requires {
+            absent.push(i);
+        }
+        if c.forbids {
+            continue;
+        }
+        match &c.pins {
             None => always.push(i),
             Some(vals) => {
                 for v in vals {
-                    match values.iter().position(|x| **x == *v) {
+                    match values.iter().position(|x| **x == **v) {
                         Some(slot) => slots.get_mut(slot)?.push(i),
                         None => {
-                            values.push(v.into());
+                            values.push((*v).into());
                             slots.push(vec![i]);
                         }
                     }
@@ -241,11 +399,17 @@ fn discriminate(program: &Program, list: &[NodeId]) -> Option<Discriminator> {
             slot.into_boxed_slice()
         })
         .collect();
+    // Absence decides only if some alternative requires the property;
+    // otherwise every alternative stays a candidate, and the VM's type
+    // masks choose among them as without a discriminator.
+    let absent = (absent.len() < per_branch.len()).then(|| absent.into_boxed_slice());
+    debug_assert!(per_branch.iter().any(Constraint::any));
     Some(Discriminator {
         property: property.into(),
         values: KeyTable::new(values),
         slots,
         always: always.into_boxed_slice(),
+        absent,
     })
 }
 
@@ -302,7 +466,8 @@ mod tests {
             {"properties": {"kind": {"const": "e"}}},
             {"anyOf": [{"properties": {"kind": {"const": "b"}}}, {"required": ["x"]}]}
         ]}));
-        assert_eq!(found, [("kind".into(), values(&["a", "e"]))]);
+        // (The nested list is discriminated by the presence of `x`.)
+        assert_eq!(found, [("kind".into(), values(&["a", "e"])), ("x".into(), vec![])]);
     }
 
     #[test]
@@ -327,6 +492,71 @@ mod tests {
             {"properties": {"a": {"const": 1}}}
         ]}));
         assert_eq!(found, [("a".to_string(), vec!["x".to_string(), "y".to_string()])]);
+    }
+
+    /// The discriminator of the first discriminated list of `schema`:
+    /// property, each value's candidates (sorted by value), the candidates
+    /// for other values and when the property is absent.
+    #[allow(clippy::type_complexity)]
+    fn first_discriminator(schema: Value) -> Option<(String, Vec<(String, Vec<u32>)>, Vec<u32>, Option<Vec<u32>>)> {
+        let program = compile(&schema, &CompileOptions::default()).expect("compiles");
+        program.code.iter().find_map(|instr| {
+            let (Instr::AnyOf(l) | Instr::OneOf(l)) = *instr else { return None };
+            let d = program.discriminator(l)?;
+            let mut values: Vec<(String, Vec<u32>)> =
+                d.values.keys().zip(d.slots.iter()).map(|(k, slot)| (k.to_string(), slot.to_vec())).collect();
+            values.sort();
+            Some((d.property.to_string(), values, d.always.to_vec(), d.absent.as_ref().map(|a| a.to_vec())))
+        })
+    }
+
+    #[test]
+    fn presence_discriminates_alternatives_that_require_or_forbid_a_property() {
+        // OpenAPI's parameter-or-reference: the reference requires `$ref`,
+        // the closed parameter rejects it.
+        let parameter = json!({
+            "type": "object", "required": ["name"], "additionalProperties": false,
+            "properties": {"name": {"type": "string"}, "in": {"type": "string"}},
+            "patternProperties": {"^x-": {}}
+        });
+        let reference = json!({"type": "object", "required": ["$ref"], "properties": {"$ref": {"type": "string"}}});
+        let found = first_discriminator(json!({"oneOf": [parameter, reference]})).expect("discriminated");
+        // `$ref` decides both ways; `name` only by its absence (the open
+        // reference admits it).
+        assert_eq!(found, ("$ref".to_string(), vec![], vec![1], Some(vec![0])));
+        // A pattern covering the property keeps the closed alternative a
+        // candidate when it is present.
+        let open = json!({
+            "type": "object", "additionalProperties": false,
+            "properties": {"name": {"type": "string"}}, "patternProperties": {"^\\$": {}}
+        });
+        let reference = json!({"required": ["$ref"], "additionalProperties": false, "properties": {"$ref": {}}});
+        let found = first_discriminator(json!({"anyOf": [reference, open]})).expect("discriminated");
+        assert_eq!(found, ("$ref".to_string(), vec![], vec![0, 1], Some(vec![1])));
+        // Requirement through `$ref`, `allOf` and nested alternatives that
+        // all require it; a pin and a requirement together.
+        let schema = json!({
+            "$defs": {"file": {"required": ["type"], "properties": {"type": {"const": "file"}}}},
+            "oneOf": [
+                {"allOf": [{"$ref": "#/$defs/file"}]},
+                {"anyOf": [{"required": ["type", "a"]}, {"required": ["type", "b"]}]},
+                {"properties": {"type": {"type": "string"}}}
+            ]
+        });
+        let found = first_discriminator(schema).expect("discriminated");
+        assert_eq!(found, ("type".to_string(), vec![("file".to_string(), vec![0, 1, 2])], vec![1, 2], Some(vec![2])));
+    }
+
+    #[test]
+    fn lists_with_one_alternative_for_objects_are_left_to_the_type_masks() {
+        let variant = |tag: &str| json!({"type": "object", "required": ["tag"], "properties": {"tag": {"const": tag}}});
+        let schema = json!({"oneOf": [
+            {"type": "string"},
+            {"type": "array"},
+            {"type": "object", "oneOf": [variant("a"), variant("b")]}
+        ]});
+        // Only the nested list, which splits objects, is discriminated.
+        assert_eq!(discriminators(schema), [("tag".to_string(), vec!["a".to_string(), "b".to_string()])]);
     }
 
     #[test]
