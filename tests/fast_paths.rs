@@ -649,3 +649,55 @@ fn alternatives_decided_by_a_property_s_presence_keep_their_verdicts() {
         [true, true, false, false]
     );
 }
+
+#[test]
+fn tuples_are_checked_item_by_item_against_their_bounds() {
+    // Prefix schemas of every kind a tuple checks in place: a type, a
+    // number, an object, an array, a `$ref`, one that passes everything
+    // and one that passes nothing; `items: false` bounds the length by the
+    // prefix, `minItems` from below.
+    let schema = json!({
+        "$defs": {"name": {"type": "string", "minLength": 2}},
+        "prefixItems": [
+            {"type": "string"},
+            {"maximum": 10},
+            {"required": ["a"]},
+            {"maxItems": 1},
+            {"$ref": "#/$defs/name"},
+            {},
+            false
+        ],
+        "items": false,
+        "minItems": 2
+    });
+    let verdicts = agree(
+        &schema,
+        &[
+            json!(["a", 1]),
+            json!(["a"]),
+            json!([1, 1]),
+            json!(["a", 11]),
+            json!(["a", 1, {"a": 1}, [1], "ab", null]),
+            json!(["a", 1, {"b": 1}]),
+            json!(["a", 1, {"a": 1}, [1, 2]]),
+            json!(["a", 1, {"a": 1}, [], "b"]),
+            json!(["a", 1, {"a": 1}, [], "ab", {}, 0]),
+            json!(["a", 1, {"a": 1}, [], "ab", {}, 0, 1]),
+            json!({"not": "an array"}),
+        ],
+    );
+    assert_eq!(verdicts, [true, false, false, false, true, false, false, false, false, false, true]);
+    // Draft-07's `additionalItems`, as the root and nested; and an open
+    // tuple, whose further items pass whatever they are.
+    let closed = json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "items": [{"type": "integer"}, {"items": [{"type": "boolean"}], "additionalItems": false}],
+        "additionalItems": false,
+        "maxItems": 5
+    });
+    let verdicts = agree(&closed, &[json!([1, [true]]), json!([1, [true, false]]), json!([1, [], 2]), json!([1.5])]);
+    assert_eq!(verdicts, [true, false, false, false]);
+    let open = json!({"prefixItems": [{"type": "integer"}], "maxItems": 3});
+    let verdicts = agree(&open, &[json!([1, "x", null]), json!([1, "x", null, 4]), json!(["x"]), json!([])]);
+    assert_eq!(verdicts, [true, false, false, true]);
+}

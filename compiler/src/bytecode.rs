@@ -284,6 +284,45 @@ impl Entry {
     }
 }
 
+/// How an evaluation that records and tracks nothing evaluates a
+/// subschema in its parent's loop, decided with the node entries: the
+/// node's [`Entry`] with, for a node of one instruction, that
+/// instruction's operand, so that the loop reads neither the node nor its
+/// code. Eight bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Target {
+    /// Every value passes ([`Entry::Valid`], [`Entry::QuietValid`]).
+    #[default]
+    Valid,
+    /// No value passes ([`Entry::Invalid`]).
+    Invalid,
+    /// A bare type check ([`Entry::Types`]).
+    Types(TypeSet),
+    /// One number instruction ([`Entry::Number`]).
+    Number(NumberId),
+    /// One object instruction ([`Entry::Single`]).
+    Object(ObjectId),
+    /// One array instruction ([`Entry::Single`]).
+    Array(ArrayId),
+    /// Anything else: the node, entered as [`Node::entry`] says.
+    Node(NodeId),
+}
+
+impl Target {
+    /// The target of node `id`.
+    pub fn of(id: NodeId, node: &Node) -> Target {
+        match (node.entry, node.first) {
+            (Entry::Valid | Entry::QuietValid, _) => Target::Valid,
+            (Entry::Invalid, _) => Target::Invalid,
+            (Entry::Types, _) => Target::Types(node.types),
+            (Entry::Number, Some(Instr::Number(n))) => Target::Number(n),
+            (Entry::Single, Some(Instr::Object(o))) => Target::Object(o),
+            (Entry::Single, Some(Instr::Array(a))) => Target::Array(a),
+            _ => Target::Node(id),
+        }
+    }
+}
+
 /// A keyword value a subschema contributes as an annotation where it
 /// passes (for `evaluate`; the validation paths never read it).
 #[derive(Debug, Clone, PartialEq)]
@@ -577,6 +616,8 @@ pub struct ArrayChecks {
     pub unique_items: bool,
     /// `prefixItems` (or the array form of `items`).
     pub prefix: Box<[NodeId]>,
+    /// The [`Target`] of each `prefix` node (set with the entries).
+    pub prefix_targets: Box<[Target]>,
     /// The keyword holding `prefix`: `prefixItems` or `items`.
     pub prefix_keyword: &'static str,
     /// The schema for items after the prefix.
@@ -589,6 +630,12 @@ pub struct ArrayChecks {
     /// How the items after the prefix can be checked when no error is
     /// recorded (decided after analysis).
     pub rest_plan: ItemsPlan,
+    /// See [`ArrayChecks::is_tuple`].
+    pub(crate) tuple: bool,
+    /// For a [tuple](ArrayChecks::is_tuple), the fewest and most items an
+    /// array can have and pass (inclusive): `minItems`, and `maxItems` or
+    /// the prefix's length when no item may follow it.
+    pub tuple_sizes: (u64, u64),
 }
 
 /// A fused loop for an array's items, for frequent shapes.
@@ -600,6 +647,10 @@ pub enum ItemsPlan {
     /// Every item passes (the `rest` node is [`Entry::Valid`] or
     /// [`Entry::QuietValid`]): nothing to run.
     AllPass,
+    /// No item passes (the `rest` node is [`Entry::Invalid`]:
+    /// `additionalItems: false`, `items: false`): the array fails if it
+    /// has any.
+    NonePass,
     /// Every item must have one of these types.
     Types(TypeSet),
     /// Every item must be an array of `min..=max` items of these types
@@ -615,6 +666,30 @@ pub enum ItemsPlan {
 }
 
 impl ArrayChecks {
+    /// Whether only `prefixItems` and the bounds apply, when nothing is
+    /// recorded or tracked: the items after the prefix pass or fail
+    /// whatever they are (or have no schema), no `contains`, no
+    /// `uniqueItems`. (Decided once, with [`ArrayChecks::rest_plan`],
+    /// after the [prefix targets](ArrayChecks::prefix_targets).)
+    #[inline(always)]
+    pub fn is_tuple(&self) -> bool {
+        self.tuple
+    }
+
+    /// Sets [`ArrayChecks::rest_plan`], and with it whether the checks are
+    /// a [tuple](ArrayChecks::is_tuple).
+    pub fn set_rest_plan(&mut self, plan: ItemsPlan) {
+        self.rest_plan = plan;
+        self.tuple = (self.rest.is_none() || matches!(plan, ItemsPlan::AllPass | ItemsPlan::NonePass))
+            && self.contains.is_none()
+            && !self.unique_items
+            && self.prefix_targets.len() == self.prefix.len();
+        let most = self.max_items.unwrap_or(u64::MAX);
+        let prefix = u64::try_from(self.prefix.len()).unwrap_or(u64::MAX);
+        self.tuple_sizes =
+            (self.min_items.unwrap_or(0), if plan == ItemsPlan::NonePass { most.min(prefix) } else { most });
+    }
+
     /// Whether an empty array passes: `minItems` and `minContains` allow
     /// zero (every other array keyword applies per item).
     #[inline(always)]

@@ -107,6 +107,24 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         Ok(true)
     }
 
+    /// The array keywords of a [tuple](ArrayChecks::is_tuple) when nothing
+    /// is recorded or tracked: bounds, then each item its prefix schema.
+    #[inline(always)]
+    pub(super) fn tuple_items(&mut self, c: &'p ArrayChecks, items: &'v [Value], ev: &mut Evaluated) -> Flow {
+        let len = items.len() as u64;
+        let (fewest, most) = c.tuple_sizes;
+        if len < fewest || len > most {
+            return Ok(false);
+        }
+        self.meter.charge(c.prefix_targets.len().min(items.len()) as u64)?;
+        for (&target, item) in c.prefix_targets.iter().zip(items) {
+            if !self.target(target, item, ev)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     pub(super) fn check_array<const TRACK: bool>(
         &mut self,
         c: &'p ArrayChecks,
@@ -236,6 +254,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         match plan {
             ItemsPlan::General => Ok(None),
             ItemsPlan::AllPass => Ok(Some(true)),
+            ItemsPlan::NonePass => Ok(Some(items.is_empty())),
             ItemsPlan::Types(types) => {
                 self.meter.charge(items.len() as u64)?;
                 Ok(Some(match Kind::of(types) {

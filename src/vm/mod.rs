@@ -49,7 +49,7 @@ use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
     ArrayId, CondId, ContentId, DynamicRefId, Entry, Instr, ListId, NodeFlags, NodeId, NumberChecks, NumberId,
-    ObjectId, Program, ResourceId, StringId,
+    ObjectId, Program, ResourceId, StringId, Target,
 };
 use schemavm_compiler::number::Divisor;
 use schemavm_compiler::value::TypeSet;
@@ -548,6 +548,9 @@ enum QuietRoot {
     Object(ObjectId),
     /// One array instruction, run directly.
     Array(ArrayId),
+    /// One array instruction that is a [tuple](schemavm_compiler::bytecode::ArrayChecks::is_tuple):
+    /// its items checked in place.
+    Tuple(ArrayId),
     /// Anything else: the general entry.
     Node,
     /// A type check (with `integer` excluding integral floats, or not).
@@ -570,14 +573,16 @@ impl QuietStart {
             (Entry::Invalid, _) => QuietRoot::Verdict(false),
             (Entry::Types, _) => QuietRoot::Types(node.types(), program.flags().strict_integers),
             (Entry::Single, Some(&Instr::Object(id))) => QuietRoot::Object(id),
+            (Entry::Single, Some(&Instr::Array(id))) if program.array(id).is_tuple() => QuietRoot::Tuple(id),
             (Entry::Single, Some(&Instr::Array(id))) => QuietRoot::Array(id),
             _ => QuietRoot::Node,
         };
         let general = budget.deadline.is_some() || program.flags().uses_dynamic_scope;
-        if general && matches!(root, QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Node) {
+        if general && matches!(root, QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Tuple(_) | QuietRoot::Node)
+        {
             return QuietStart { root: QuietRoot::General, meter: Meter::template(budget) };
         }
-        if let QuietRoot::Object(_) | QuietRoot::Array(_) = root {
+        if let QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Tuple(_) = root {
             // The unit the root's `Single` entry costs, charged once here,
             // not per evaluation. Without it, the general entry runs out.
             if let Some(meter) = Meter::template_charged(budget, 1) {
@@ -598,7 +603,7 @@ impl QuietStart {
         budget: &Budget,
         instance: &Value,
     ) -> bool {
-        if let QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Node = self.root {
+        if let QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Tuple(_) | QuietRoot::Node = self.root {
             return self.run(program, formats, budget, instance);
         }
         match self.root {
@@ -639,6 +644,10 @@ impl QuietStart {
         let flow = match self.root {
             QuietRoot::Object(id) => vm.object_instr::<false>(id, instance, &mut ev),
             QuietRoot::Array(id) => vm.array_instr::<false>(id, instance, &mut ev),
+            QuietRoot::Tuple(id) => match instance {
+                Value::Array(items) => vm.tuple_items(program.array(id), items, &mut ev),
+                _ => vm.array_instr::<false>(id, instance, &mut ev),
+            },
             _ => vm.node::<false>(program.root(), instance, &mut ev),
         };
         vm.discard_unscoped();
@@ -963,6 +972,30 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         self.enter::<TRACK>(id, v, ev)
     }
 
+    /// Evaluates a subschema by its [`Target`] (untracked, nothing
+    /// recorded), as [`Vm::node`] evaluates its node.
+    #[inline(always)]
+    fn target(&mut self, target: Target, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        match target {
+            Target::Valid => Ok(true),
+            Target::Invalid => Ok(false),
+            Target::Types(types) => Ok(types.admits(v, self.strict_integers)),
+            Target::Number(id) => {
+                self.meter.charge(1 + NUMBER_BASE_FUEL)?;
+                self.number_instr_prepaid(id, v)
+            }
+            Target::Object(id) => {
+                self.meter.charge(1)?;
+                self.object_instr::<false>(id, v, ev)
+            }
+            Target::Array(id) => {
+                self.meter.charge(1)?;
+                self.array_instr::<false>(id, v, ev)
+            }
+            Target::Node(id) => self.node::<false>(id, v, ev),
+        }
+    }
+
     /// The memo for [`NodeFlags::MEMO`] nodes, else the general entry:
     /// [`Vm::node`] while recording, past its quiet pre-check, and for a
     /// tracked [`Entry::QuietValid`] node.
@@ -1260,6 +1293,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             Value::Array(items) if !TRACK && self.unobserved() && c.prefix.is_empty() && c.contains.is_none() => {
                 self.uniform_items(c, items, ev)
             }
+            Value::Array(items) if !TRACK && self.unobserved() && c.is_tuple() => self.tuple_items(c, items, ev),
             Value::Array(items) => self.check_array::<TRACK>(c, items, ev),
             _ => self.required_kind(c.type_fused, v),
         }

@@ -168,7 +168,7 @@ pub(super) fn plan_items(program: &mut Program) {
     let plans: Vec<ItemsPlan> =
         program.arrays.iter().map(|a| a.rest.map_or(ItemsPlan::General, |r| plan(program, r))).collect();
     for (a, p) in program.arrays.iter_mut().zip(plans) {
-        a.rest_plan = p;
+        a.set_rest_plan(p);
     }
 }
 
@@ -176,6 +176,9 @@ fn plan(program: &Program, rest: NodeId) -> ItemsPlan {
     let node = program.node(rest);
     if node.entry.passes_untracked() {
         return ItemsPlan::AllPass;
+    }
+    if node.entry == Entry::Invalid {
+        return ItemsPlan::NonePass;
     }
     if node.flags.contains(NodeFlags::TYPE_ONLY) {
         return ItemsPlan::Types(node.types);
@@ -250,7 +253,11 @@ pub(super) fn set_entries(program: &mut Program) {
             _ => QuickCheck::Deferred,
         })
         .collect();
-    let Program { nodes, objects, lists, quick_lists, .. } = program;
+    let Program { nodes, objects, arrays, lists, quick_lists, .. } = program;
+    let target = |id: NodeId| nodes.get(id.index()).map_or(Target::Node(id), |n| Target::of(id, n));
+    for array in arrays.iter_mut() {
+        array.prefix_targets = array.prefix.iter().map(|&id| target(id)).collect();
+    }
     let check = |schema: Option<NodeId>| match schema.and_then(|n| nodes.get(n.index()).map(|node| (n, node))) {
         Some((_, n)) if n.entry.passes_untracked() => QuickCheck::Valid,
         Some((_, n)) if n.entry == Entry::Invalid => QuickCheck::Invalid,
@@ -852,6 +859,7 @@ mod tests {
         assert_eq!(plan(open), ItemsPlan::AllPass);
         assert_eq!(plan(json!({"items": {"description": "x"}, "minItems": 1})), ItemsPlan::AllPass);
         assert_eq!(plan(json!({"items": {"required": ["a"]}})), ItemsPlan::General);
+        assert_eq!(plan(json!({"prefixItems": [{}], "items": false})), ItemsPlan::NonePass);
     }
 
     #[test]
