@@ -1104,6 +1104,9 @@ pub struct Program {
     /// whose alternatives all admit everything). In place, not boxed: an
     /// `anyOf`/`oneOf` reads them before anything else.
     pub(crate) alternative_masks: Vec<Option<AlternativeMasks>>,
+    /// Per list of an `anyOf`/`oneOf`: its [`TypeSwitch`], if its
+    /// alternatives split the kinds of values (set with the node entries).
+    pub(crate) type_switches: Vec<Option<Box<TypeSwitch>>>,
 }
 
 /// Which alternatives of an `anyOf`/`oneOf` admit a value of each kind,
@@ -1172,6 +1175,65 @@ impl AlternativeMasks {
     #[inline]
     pub fn all(&self) -> u64 {
         self.all
+    }
+
+    /// The switch of a list whose alternatives have these masks, with each
+    /// alternative's target, if at most one alternative admits each kind of
+    /// value.
+    pub fn switch(&self, targets: &[Target]) -> Option<TypeSwitch> {
+        let pick = |mask: u64| match mask.count_ones() {
+            0 => Some(Target::Invalid),
+            1 => targets.get(mask.trailing_zeros() as usize).copied(),
+            _ => None,
+        };
+        Some(TypeSwitch {
+            targets: [
+                pick(self.null)?,
+                pick(self.boolean)?,
+                pick(self.integer)?,
+                pick(self.number)?,
+                pick(self.string)?,
+                pick(self.array)?,
+                pick(self.object)?,
+            ],
+            split_integers: self.integer != self.number,
+        })
+    }
+}
+
+/// An `anyOf`/`oneOf` whose alternatives split the kinds of values
+/// between them, at most one admitting each kind (`oneOf: [{type:
+/// string}, {type: array, ...}, {type: object, ...}]`): for an evaluation
+/// that records and tracks nothing, the verdict is the one alternative's
+/// that admits the value's kind (or `false` if none does), found by one
+/// lookup.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeSwitch {
+    /// Per kind of value: null, boolean, integer, other numbers, string,
+    /// array, object.
+    targets: [Target; 7],
+    /// Whether integers have a target of their own (else numbers' serves).
+    split_integers: bool,
+}
+
+impl TypeSwitch {
+    /// The target for `value` (`strict_integers`: see [`TypeSet::admits`]).
+    #[inline]
+    pub fn target(&self, value: &Value, strict_integers: bool) -> Target {
+        let kind = match value {
+            Value::Null => 0,
+            Value::Bool(_) => 1,
+            Value::Number(_)
+                if self.split_integers && TypeSet::single(JsonType::Integer).admits(value, strict_integers) =>
+            {
+                2
+            }
+            Value::Number(_) => 3,
+            Value::String(_) => 4,
+            Value::Array(_) => 5,
+            Value::Object(_) => 6,
+        };
+        self.targets.get(kind).copied().unwrap_or(Target::Invalid)
     }
 }
 
@@ -1300,6 +1362,12 @@ impl Program {
     pub fn alternative_masks(&self, id: ListId) -> Option<&AlternativeMasks> {
         self.alternative_masks.get(id.index()).and_then(Option::as_ref)
     }
+    /// The [`TypeSwitch`] of list `id` (of an `anyOf`/`oneOf`), if its
+    /// alternatives split the kinds of values.
+    #[inline]
+    pub fn type_switch(&self, id: ListId) -> Option<&TypeSwitch> {
+        self.type_switches.get(id.index()).and_then(|s| s.as_deref())
+    }
     /// A node's absolute schema location: `<base URI>#<JSON pointer>`.
     #[inline]
     pub fn location(&self, id: NodeId) -> &str {
@@ -1337,6 +1405,7 @@ impl Program {
         self.costs.shrink_to_fit();
         self.discriminators.shrink_to_fit();
         self.alternative_masks.shrink_to_fit();
+        self.type_switches.shrink_to_fit();
     }
 
     /// Checks the invariant that every stored id is in range. Called once
@@ -1680,5 +1749,32 @@ mod tests {
         let full = [TypeSet::ANY; 64];
         assert_eq!(AlternativeMasks::new(&full).map(|m| m.all()), Some(u64::MAX));
         assert_eq!(AlternativeMasks::new(&[TypeSet::ANY; 65]), None);
+    }
+
+    #[test]
+    fn type_switches_pick_the_one_alternative_of_each_kind() {
+        let targets = [Target::Node(NodeId(7)), Target::Node(NodeId(8)), Target::Node(NodeId(9))];
+        let integer = set(&[JsonType::Integer]);
+        let types = [set(&[JsonType::String]), integer, set(&[JsonType::Number, JsonType::Integer, JsonType::Null])];
+        let masks = AlternativeMasks::new(&types).expect("masks");
+        // Integers are admitted by two alternatives: no switch.
+        assert_eq!(masks.switch(&targets), None);
+        let types = [set(&[JsonType::String]), integer, set(&[JsonType::Null, JsonType::Boolean])];
+        let switch = AlternativeMasks::new(&types).and_then(|m| m.switch(&targets)).expect("a switch");
+        let cases = [
+            (json!("s"), Target::Node(NodeId(7))),
+            (json!(3), Target::Node(NodeId(8))),
+            (json!(3.0), Target::Node(NodeId(8))),
+            (json!(3.5), Target::Invalid),
+            (json!(null), Target::Node(NodeId(9))),
+            (json!(false), Target::Node(NodeId(9))),
+            (json!([]), Target::Invalid),
+            (json!({}), Target::Invalid),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(switch.target(&value, false), expected, "{value}");
+        }
+        // Draft-04's strict integers: `3.0` is no integer.
+        assert_eq!(switch.target(&json!(3.0), true), Target::Invalid);
     }
 }

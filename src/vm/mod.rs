@@ -1453,6 +1453,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         ev: &mut Evaluated,
     ) -> Flow {
         if self.unobserved() {
+            if let (Some(switch), false) = (self.program.type_switch(list_id), TRACK) {
+                // One alternative admits the value's kind: its verdict.
+                return self.target(switch.target(v, self.strict_integers), v, ev);
+            }
             // Nothing recorded: the alternatives run past their forwarding
             // `$ref`s.
             let list = self.program.quick_list(list_id);

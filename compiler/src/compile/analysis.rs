@@ -253,7 +253,7 @@ pub(super) fn set_entries(program: &mut Program) {
             _ => QuickCheck::Deferred,
         })
         .collect();
-    let Program { nodes, objects, arrays, lists, quick_lists, .. } = program;
+    let Program { nodes, objects, arrays, lists, quick_lists, alternative_masks, type_switches, .. } = program;
     let target = |id: NodeId| nodes.get(id.index()).map_or(Target::Node(id), |n| Target::of(id, n));
     for array in arrays.iter_mut() {
         array.prefix_targets = array.prefix.iter().map(|&id| target(id)).collect();
@@ -284,6 +284,14 @@ pub(super) fn set_entries(program: &mut Program) {
         id
     };
     *quick_lists = lists.iter().map(|list| list.iter().map(|&id| forwarded(id)).collect()).collect();
+    *type_switches = alternative_masks
+        .iter()
+        .zip(quick_lists.iter())
+        .map(|(masks, list)| {
+            let targets: Vec<Target> = list.iter().map(|&id| target(id)).collect();
+            masks.as_ref().and_then(|m| m.switch(&targets)).map(Box::new)
+        })
+        .collect();
     let passes = |id: NodeId| nodes.get(id.index()).is_some_and(|n| n.entry.passes_untracked());
     for object in objects.iter_mut() {
         object.additional_quick = object.additional.map_or(NodeId::default(), forwarded);

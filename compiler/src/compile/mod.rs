@@ -319,6 +319,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             costs: Vec::new(),
             discriminators: Vec::new(),
             alternative_masks: Vec::new(),
+            type_switches: Vec::new(),
         };
         let limits = &self.options.limits;
         if program.code.len() > limits.max_instructions {
