@@ -325,11 +325,15 @@ impl Selectivity {
     }
 }
 
+/// The best property found so far: its score, its name, and each
+/// alternative's constraint on it.
+type Best<'p> = Option<(Selectivity, &'p str, Vec<Constraint<'p>>)>;
+
 /// The best discriminator of an alternatives list, if some property is
 /// [useful](Selectivity::useful) among the alternatives that admit
 /// objects (the VM's type masks rule out the others without a lookup, so
 /// a list with one such alternative needs none).
-fn discriminate(program: &Program, list: &[NodeId]) -> Option<Discriminator> {
+fn discriminate<'p>(program: &'p Program, list: &[NodeId]) -> Option<Discriminator> {
     let admits_objects = |n: NodeId| program.node(n).admitted_types().contains(JsonType::Object);
     if list.iter().filter(|&&n| admits_objects(n)).count() < 2 {
         return None;
@@ -337,13 +341,14 @@ fn discriminate(program: &Program, list: &[NodeId]) -> Option<Discriminator> {
     let mut names = Vec::new();
     for &branch in list.iter().filter(|&&n| admits_objects(n)).take(4) {
         candidate_properties(program, branch, 0, &mut names);
-        required_properties(program, branch, 0, &mut names);
     }
     // The property pinning the most alternatives; among those, the one
     // leaving the fewest candidates per value (`in` rather than an
-    // optional `collectionFormat` that most alternatives share).
-    let mut best: Option<(Selectivity, &str, Vec<Constraint<'_>>)> = None;
-    for name in names {
+    // optional `collectionFormat` that most alternatives share). The
+    // names `required` there are weighed too unless a pinned property
+    // discriminates already (which spares large lists the work).
+    let mut best: Best<'p> = None;
+    let consider = |name: &'p str, best: &mut Best<'p>| {
         // An alternative admitting no object fails every object: it is
         // no candidate whatever the property holds.
         let per_branch: Vec<Constraint<'_>> = list
@@ -357,7 +362,19 @@ fn discriminate(program: &Program, list: &[NodeId]) -> Option<Discriminator> {
             list.iter().zip(&per_branch).filter(|(b, _)| admits_objects(**b)).map(|(_, c)| c.clone()).collect();
         let score = Selectivity::of(&objects);
         if score.useful() && best.as_ref().is_none_or(|(b, _, _)| score.better_than(b)) {
-            best = Some((score, name, per_branch));
+            *best = Some((score, name, per_branch));
+        }
+    };
+    for &name in &names {
+        consider(name, &mut best);
+    }
+    if best.as_ref().is_none_or(|(b, _, _)| b.pinned < 2) {
+        let mut required = Vec::new();
+        for &branch in list.iter().filter(|&&n| admits_objects(n)).take(4) {
+            required_properties(program, branch, 0, &mut required);
+        }
+        for name in required.into_iter().filter(|n| !names.contains(n)) {
+            consider(name, &mut best);
         }
     }
     let (_, property, per_branch) = best?;
