@@ -127,28 +127,66 @@ fn constants<'p>(program: &'p Program, node: NodeId, hops: usize) -> Option<Vec<
 }
 
 /// Property names pinned by some object keyword of `node` (through
-/// `$ref`/`allOf`): the candidates for a discriminator.
-fn candidate_properties<'p>(program: &'p Program, node: NodeId, hops: usize, out: &mut Vec<&'p str>) {
+/// `$ref`, `allOf`, `anyOf` and `oneOf`): the candidates for a
+/// discriminator.
+fn candidate_properties<'p>(program: &'p Program, node: NodeId, out: &mut Vec<&'p str>) {
+    let pinned = |o: &'p ObjectChecks, hops: usize| {
+        o.names
+            .keys()
+            .zip(o.entries.iter())
+            .filter(move |(_, e)| e.schema.is_some_and(|s| constants(program, s, hops + 1).is_some()))
+            .map(|(name, _)| name)
+    };
+    object_names(program, node, 0, Walk::Alternatives, &pinned, out);
+}
+
+/// Property names `required` by some object keyword of `node` (through
+/// `$ref`/`allOf` only: what one alternative requires, the others need
+/// not): candidates for a discriminator by presence.
+fn required_properties<'p>(program: &'p Program, node: NodeId, out: &mut Vec<&'p str>) {
+    let required = |o: &'p ObjectChecks, _: usize| o.required.iter().filter_map(|&i| o.names.key(i));
+    object_names(program, node, 0, Walk::Conjuncts, &required, out);
+}
+
+/// Which subschemas [`object_names`] enters besides `$ref`s.
+#[derive(Clone, Copy, PartialEq)]
+enum Walk {
+    /// `allOf` only.
+    Conjuncts,
+    /// `allOf`, `anyOf` and `oneOf`.
+    Alternatives,
+}
+
+/// Adds to `out`, each once, the names `names` gives for every object
+/// keyword of `node` and of the subschemas `walk` enters, up to
+/// [`MAX_HOPS`] deep (`names` is given the keyword's depth).
+fn object_names<'p, I: IntoIterator<Item = &'p str>>(
+    program: &'p Program,
+    node: NodeId,
+    hops: usize,
+    walk: Walk,
+    names: &impl Fn(&'p ObjectChecks, usize) -> I,
+    out: &mut Vec<&'p str>,
+) {
     if hops > MAX_HOPS {
         return;
     }
     for instr in program.code(node) {
-        match *instr {
+        let list = match *instr {
             Instr::Object(o) => {
-                let o = program.object(o);
-                for (name, e) in o.names.keys().zip(o.entries.iter()) {
-                    if e.schema.is_some_and(|s| constants(program, s, hops + 1).is_some()) && !out.contains(&name) {
-                        out.push(name);
-                    }
-                }
+                add_distinct(out, names(program.object(o), hops));
+                continue;
             }
-            Instr::Ref(n) => candidate_properties(program, n, hops + 1, out),
-            Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => {
-                for &n in program.list(l) {
-                    candidate_properties(program, n, hops + 1, out);
-                }
+            Instr::Ref(n) => {
+                object_names(program, n, hops + 1, walk, names, out);
+                continue;
             }
-            _ => {}
+            Instr::AllOf(l) => l,
+            Instr::AnyOf(l) | Instr::OneOf(l) if walk == Walk::Alternatives => l,
+            _ => continue,
+        };
+        for &n in program.list(list) {
+            object_names(program, n, hops + 1, walk, names, out);
         }
     }
 }
@@ -243,33 +281,6 @@ fn forbids(program: &Program, node: NodeId, property: &str, hops: usize) -> bool
     })
 }
 
-/// Property names `required` by some object keyword of `node` (through
-/// `$ref`/`allOf`): candidates for a discriminator by presence.
-fn required_properties<'p>(program: &'p Program, node: NodeId, hops: usize, out: &mut Vec<&'p str>) {
-    if hops > MAX_HOPS {
-        return;
-    }
-    for instr in program.code(node) {
-        match *instr {
-            Instr::Object(o) => {
-                let o = program.object(o);
-                for name in o.required.iter().filter_map(|&i| o.names.key(i)) {
-                    if !out.contains(&name) {
-                        out.push(name);
-                    }
-                }
-            }
-            Instr::Ref(n) => required_properties(program, n, hops + 1, out),
-            Instr::AllOf(l) => {
-                for &n in program.list(l) {
-                    required_properties(program, n, hops + 1, out);
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
 /// How well a property's constraints split the alternatives.
 #[derive(Debug, Clone, Copy)]
 struct Selectivity {
@@ -340,7 +351,7 @@ fn discriminate<'p>(program: &'p Program, list: &[NodeId]) -> Option<Discriminat
     }
     let mut names = Vec::new();
     for &branch in list.iter().filter(|&&n| admits_objects(n)).take(4) {
-        candidate_properties(program, branch, 0, &mut names);
+        candidate_properties(program, branch, &mut names);
     }
     // The property pinning the most alternatives; among those, the one
     // leaving the fewest candidates per value (`in` rather than an
@@ -371,7 +382,7 @@ fn discriminate<'p>(program: &'p Program, list: &[NodeId]) -> Option<Discriminat
     if best.as_ref().is_none_or(|(b, _, _)| b.pinned < 2) {
         let mut required = Vec::new();
         for &branch in list.iter().filter(|&&n| admits_objects(n)).take(4) {
-            required_properties(program, branch, 0, &mut required);
+            required_properties(program, branch, &mut required);
         }
         for name in required.into_iter().filter(|n| !names.contains(n)) {
             consider(name, &mut best);
