@@ -230,52 +230,51 @@ fn constraint<'p>(program: &'p Program, node: NodeId, property: &str, hops: usiz
 /// Whether `node` rejects every object without `property` (through
 /// `$ref`/`allOf`, and nested alternatives that all do).
 fn requires(program: &Program, node: NodeId, property: &str, hops: usize) -> bool {
-    if hops > MAX_HOPS {
-        return false;
-    }
-    program.code(node).iter().any(|instr| match *instr {
-        Instr::Object(o) => {
-            let o = program.object(o);
-            o.names.find(property).is_some_and(|i| o.entries.get(i as usize).is_some_and(|e| e.required))
-        }
-        Instr::Ref(n) => requires(program, n, property, hops + 1),
-        Instr::AllOf(l) => program.list(l).iter().any(|&n| requires(program, n, property, hops + 1)),
-        Instr::AnyOf(l) | Instr::OneOf(l) => {
-            let list = program.list(l);
-            !list.is_empty() && list.iter().all(|&n| requires(program, n, property, hops + 1))
-        }
-        _ => false,
+    rejects_objects(program, node, hops, &|o| {
+        o.names.find(property).is_some_and(|i| o.entries.get(i as usize).is_some_and(|e| e.required))
     })
 }
 
 /// Whether `node` rejects every object with `property` (through
 /// `$ref`/`allOf`, and nested alternatives that all do).
 fn forbids(program: &Program, node: NodeId, property: &str, hops: usize) -> bool {
+    let rejects_all = |n: NodeId| program.node(n).flags().contains(NodeFlags::ALWAYS_INVALID);
+    rejects_objects(program, node, hops, &|o| {
+        let schema = o.names.find(property).and_then(|i| o.entries.get(i as usize)).and_then(|e| e.schema);
+        match schema {
+            // `properties` applies its own schema to the property.
+            Some(s) => rejects_all(s),
+            // Otherwise a pattern may cover it (a pattern the analysis
+            // cannot decide counts as covering it); if none does,
+            // `additionalProperties` applies.
+            None => {
+                o.additional.is_some_and(rejects_all)
+                    && !o.patterns.iter().any(|&(r, _)| program.regex(r).is_match(property).unwrap_or(true))
+            }
+        }
+    })
+}
+
+/// Whether `node` rejects every object of some kind, an object keyword
+/// rejecting them all when `keyword_rejects` says so: one such keyword
+/// is enough through `$ref`/`allOf`, every alternative needs one through
+/// `anyOf`/`oneOf`; up to [`MAX_HOPS`] deep.
+fn rejects_objects(
+    program: &Program,
+    node: NodeId,
+    hops: usize,
+    keyword_rejects: &impl Fn(&ObjectChecks) -> bool,
+) -> bool {
     if hops > MAX_HOPS {
         return false;
     }
-    let rejects_all = |n: NodeId| program.node(n).flags().contains(NodeFlags::ALWAYS_INVALID);
     program.code(node).iter().any(|instr| match *instr {
-        Instr::Object(o) => {
-            let o = program.object(o);
-            let schema = o.names.find(property).and_then(|i| o.entries.get(i as usize)).and_then(|e| e.schema);
-            match schema {
-                // `properties` applies its own schema to the property.
-                Some(s) => rejects_all(s),
-                // Otherwise a pattern may cover it (a pattern the analysis
-                // cannot decide counts as covering it); if none does,
-                // `additionalProperties` applies.
-                None => {
-                    o.additional.is_some_and(rejects_all)
-                        && !o.patterns.iter().any(|&(r, _)| program.regex(r).is_match(property).unwrap_or(true))
-                }
-            }
-        }
-        Instr::Ref(n) => forbids(program, n, property, hops + 1),
-        Instr::AllOf(l) => program.list(l).iter().any(|&n| forbids(program, n, property, hops + 1)),
+        Instr::Object(o) => keyword_rejects(program.object(o)),
+        Instr::Ref(n) => rejects_objects(program, n, hops + 1, keyword_rejects),
+        Instr::AllOf(l) => program.list(l).iter().any(|&n| rejects_objects(program, n, hops + 1, keyword_rejects)),
         Instr::AnyOf(l) | Instr::OneOf(l) => {
             let list = program.list(l);
-            !list.is_empty() && list.iter().all(|&n| forbids(program, n, property, hops + 1))
+            !list.is_empty() && list.iter().all(|&n| rejects_objects(program, n, hops + 1, keyword_rejects))
         }
         _ => false,
     })
