@@ -1293,7 +1293,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             Value::Array(items) if !TRACK && self.unobserved() && c.prefix.is_empty() && c.contains.is_none() => {
                 self.uniform_items(c, items, ev)
             }
-            Value::Array(items) if !TRACK && self.unobserved() && c.is_tuple() => self.tuple_items(c, items, ev),
+            // Not for the quiet pre-checks of a recording mode: there the
+            // tuple loop ran `iter_errors` of fast_invalid 11% slower than
+            // `check_array` (295 against 262 ns, for 72 fewer instructions).
+            Value::Array(items) if !TRACK && !M::COLLECT && self.unobserved() && c.is_tuple() => {
+                self.tuple_items(c, items, ev)
+            }
             Value::Array(items) => self.check_array::<TRACK>(c, items, ev),
             _ => self.required_kind(c.type_fused, v),
         }
