@@ -299,20 +299,22 @@ struct Selectivity {
 }
 
 impl Selectivity {
-    fn of(per_branch: &[Constraint<'_>]) -> Selectivity {
+    /// The score of a property from the constraints the alternatives
+    /// admitting objects put on it.
+    fn of<'c, 'p: 'c>(constraints: impl IntoIterator<Item = &'c Constraint<'p>>) -> Selectivity {
         let mut distinct: Vec<&str> = Vec::new();
-        let mut pins = 0;
-        for vals in per_branch.iter().filter_map(|c| c.pins.as_ref()) {
-            pins += vals.len();
-            add_distinct(&mut distinct, vals.iter().copied());
+        let mut s = Selectivity { pinned: 0, pins: 0, values: 0, absent_pruned: 0, present_pruned: 0 };
+        for c in constraints {
+            if let Some(vals) = &c.pins {
+                s.pinned += 1;
+                s.pins += vals.len();
+                add_distinct(&mut distinct, vals.iter().copied());
+            }
+            s.absent_pruned += usize::from(c.requires);
+            s.present_pruned += usize::from(c.forbids);
         }
-        Selectivity {
-            pinned: per_branch.iter().filter(|c| c.pins.is_some()).count(),
-            pins,
-            values: distinct.len(),
-            absent_pruned: per_branch.iter().filter(|c| c.requires).count(),
-            present_pruned: per_branch.iter().filter(|c| c.forbids).count(),
-        }
+        s.values = distinct.len();
+        s
     }
 
     /// Whether the property is worth a lookup: it pins two alternatives
@@ -368,9 +370,7 @@ fn discriminate<'p>(program: &'p Program, list: &[NodeId]) -> Option<Discriminat
                 false => Constraint { pins: None, requires: true, forbids: true },
             })
             .collect();
-        let objects: Vec<Constraint<'_>> =
-            list.iter().zip(&per_branch).filter(|(b, _)| admits_objects(**b)).map(|(_, c)| c.clone()).collect();
-        let score = Selectivity::of(&objects);
+        let score = Selectivity::of(list.iter().zip(&per_branch).filter(|(b, _)| admits_objects(**b)).map(|(_, c)| c));
         if score.useful() && best.as_ref().is_none_or(|(b, _, _)| score.better_than(b)) {
             *best = Some((score, name, per_branch));
         }
