@@ -80,11 +80,20 @@ pub(crate) fn take_list() -> Option<Vec<ValidationError>> {
 }
 
 /// Drops the errors `list` holds and keeps it for [`take_list`] (or frees
-/// it if it is too long, or the pool is full or unavailable).
-#[inline]
-pub(crate) fn give_list(mut list: Vec<ValidationError>) {
+/// it if it is too long, or the pool is full or unavailable). A list that
+/// never took room (a valid instance's) holds nothing: that is decided in
+/// the caller, without a call.
+#[inline(always)]
+pub(crate) fn give_list(list: Vec<ValidationError>) {
+    if list.capacity() != 0 {
+        keep_list(list);
+    }
+}
+
+/// [`give_list`] for a list with room.
+fn keep_list(mut list: Vec<ValidationError>) {
     list.clear();
-    if list.capacity() == 0 || list.capacity() > LIST_CAPACITY {
+    if list.capacity() > LIST_CAPACITY {
         return;
     }
     with_pool(move |pool| (pool.lists.len() < POOLED_LISTS).then(|| pool.lists.push(list)));

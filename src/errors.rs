@@ -79,11 +79,7 @@ impl FusedIterator for Errors {}
 impl Drop for Errors {
     #[inline]
     fn drop(&mut self) {
-        // A valid instance's list never took room: nothing to give back,
-        // and no call to find that out.
-        if self.list.capacity() != 0 {
-            error_pool::give_list(std::mem::take(&mut self.list));
-        }
+        error_pool::give_list(std::mem::take(&mut self.list));
     }
 }
 
