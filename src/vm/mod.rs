@@ -394,6 +394,29 @@ enum InstanceStep<'v> {
     Index(usize),
 }
 
+/// A member key below the current instance location that an error is
+/// reported at (`&str`), or none (`()`). A type rather than an `Option`,
+/// so that the many reports at the current location compile without the
+/// test.
+trait Below<'v>: Copy {
+    /// The key, if any.
+    fn key(self) -> Option<&'v str>;
+}
+
+impl<'v> Below<'v> for () {
+    #[inline(always)]
+    fn key(self) -> Option<&'v str> {
+        None
+    }
+}
+
+impl<'v> Below<'v> for &'v str {
+    #[inline(always)]
+    fn key(self) -> Option<&'v str> {
+        Some(self)
+    }
+}
+
 /// How `anyOf` and `oneOf` combine their alternatives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Combine {
@@ -1700,10 +1723,23 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// the current instance location.
     #[inline]
     fn report(&mut self, keyword: &[impl SuffixStep], kind: impl Into<Detail>, found: impl Into<Seen>) {
+        self.report_below((), keyword, kind, found);
+    }
+
+    /// [`Vm::report`] at the member of the current instance location
+    /// that `below` names, if any (without pushing it onto the path).
+    #[inline]
+    fn report_below(
+        &mut self,
+        below: impl Below<'v>,
+        keyword: &[impl SuffixStep],
+        kind: impl Into<Detail>,
+        found: impl Into<Seen>,
+    ) {
         if !self.count_report() {
             return;
         }
-        let mut error = self.make_error(keyword);
+        let mut error = self.make_error(keyword, below);
         error.describe(kind, found);
         if M::ANNOTATE {
             self.unit_error(&error);
@@ -1718,7 +1754,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// inside the error when short.
     #[cold]
     #[inline(never)]
-    fn make_error(&self, keyword: &[impl SuffixStep]) -> ValidationError {
+    fn make_error(&self, keyword: &[impl SuffixStep], below: impl Below<'v>) -> ValidationError {
+        let key = below.key();
         let node_location = self.program.location(self.record.get().map_or(self.program.root(), |r| r.current));
         ValidationError::record(|locations, path| {
             push_keyword_path(locations, &self.keyword_path);
@@ -1732,20 +1769,24 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let inline = self.instance_path.iter().all(|step| match *step {
                 InstanceStep::Key(k) => path.push_key(k.len()),
                 InstanceStep::Index(i) => path.push_index(i),
-            });
+            }) && key.is_none_or(|k| path.push_key(k.len()));
             if !inline {
-                return (keyword_end, Some(self.instance_location()));
+                return (keyword_end, Some(self.instance_location(key)));
             }
             for step in self.instance_path.iter() {
                 if let InstanceStep::Key(k) = *step {
                     locations.push_str(k);
                 }
             }
+            if let Some(k) = key {
+                locations.push_str(k);
+            }
             (keyword_end, None)
         })
     }
 
-    fn instance_location(&self) -> InstanceLocation {
+    /// The current instance location, and then member `key` if given.
+    fn instance_location(&self, key: Option<&str>) -> InstanceLocation {
         InstanceLocation::from_segments(
             self.instance_path
                 .iter()
@@ -1753,6 +1794,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     InstanceStep::Key(k) => PathSegment::Key((*k).to_string()),
                     InstanceStep::Index(i) => PathSegment::Index(*i),
                 })
+                .chain(key.map(|k| PathSegment::Key(k.to_string())))
                 .collect(),
         )
     }
@@ -1760,7 +1802,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// Re-roots errors found by a detached evaluation under the current
     /// location and `keyword`.
     fn adopt(&self, keyword: &[&'static str], errors: Vec<ValidationError>) -> Vec<ValidationError> {
-        let base = self.make_error(keyword);
+        let base = self.make_error(keyword, ());
         errors
             .into_iter()
             .map(|mut e| {
@@ -2001,6 +2043,44 @@ mod tests {
         }
         assert!(!needs_escape("é€𝄞 unicode, no escapes"));
         assert!(needs_escape("é€𝄞 unicode, then a ~"));
+    }
+
+    /// An unknown property is reported at its own location, the key
+    /// appended below the current one: for short paths (kept inline in
+    /// the error) and for paths deep or long enough to be built at once,
+    /// with keys needing escapes.
+    #[test]
+    fn unknown_properties_are_reported_below_their_object() {
+        let closed = serde_json::json!({"properties": {"a": true}, "additionalProperties": false});
+        let long = "k".repeat(90);
+        for depth in [0usize, 1, 3, 12, 40] {
+            let mut schema = closed.clone();
+            let mut instance = serde_json::json!({"a": 1, "x/y": 2, "é~": 3});
+            instance[long.as_str()] = Value::from(4);
+            for _ in 0..depth {
+                schema = serde_json::json!({"properties": {"n": {"items": schema}}});
+                instance = serde_json::json!({"n": [instance]});
+            }
+            let v = crate::Validator::new(&schema).unwrap();
+            let mut found: Vec<(String, String)> = v
+                .iter_errors(&instance)
+                .map(|e| (e.instance_location().to_pointer(), e.keyword_location().to_string()))
+                .collect();
+            found.sort();
+            let base = "/n/0".repeat(depth);
+            let keyword = format!("{}/additionalProperties", "/properties/n/items".repeat(depth));
+            let mut expected: Vec<(String, String)> =
+                ["x~1y", "é~0", long.as_str()].iter().map(|k| (format!("{base}/{k}"), keyword.clone())).collect();
+            expected.sort();
+            assert_eq!(found, expected, "depth {depth}");
+            for e in v.iter_errors(&instance) {
+                let crate::ErrorKind::UnexpectedProperty { name, allowed, .. } = e.kind() else {
+                    panic!("{e:?}");
+                };
+                assert!(e.instance_location().to_pointer().ends_with(&name.replace('~', "~0").replace('/', "~1")));
+                assert_eq!(&allowed[..], ["a".to_string()]);
+            }
+        }
     }
 
     #[test]

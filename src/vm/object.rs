@@ -574,9 +574,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let at = Some(InstanceStep::Key(key));
         if self.program.node(node).flags().contains(NodeFlags::ALWAYS_INVALID) {
             if self.collecting() {
-                self.descend(&[], at, |vm| {
-                    vm.report(&[keyword], Pending::UnexpectedProperty { keyword, allowed: c.declared.clone() }, None);
-                });
+                let kind = Pending::UnexpectedProperty { keyword, allowed: c.declared.clone() };
+                self.report_below(key, &[keyword], kind, None);
             }
             return Ok(false);
         }
