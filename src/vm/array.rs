@@ -322,9 +322,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         for (i, item) in items.iter().enumerate().skip(start) {
             let ok = if flags.contains(NodeFlags::ALWAYS_INVALID) {
                 if self.collecting() {
-                    self.descend(&[], Some(InstanceStep::Index(i)), |vm| {
-                        vm.report(&[keyword], ErrorKind::UnexpectedItem { keyword }, None);
-                    });
+                    self.report_below(i, &[keyword], ErrorKind::UnexpectedItem { keyword }, None);
                 }
                 false
             } else {
@@ -353,13 +351,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
             let ok = if flags.contains(NodeFlags::ALWAYS_INVALID) {
                 if self.collecting() {
-                    self.descend(&[], Some(InstanceStep::Index(i)), |vm| {
-                        vm.report(
-                            &["unevaluatedItems"],
-                            ErrorKind::UnexpectedItem { keyword: "unevaluatedItems" },
-                            None,
-                        );
-                    });
+                    let kind = ErrorKind::UnexpectedItem { keyword: "unevaluatedItems" };
+                    self.report_below(i, &["unevaluatedItems"], kind, None);
                 }
                 false
             } else {

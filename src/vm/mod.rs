@@ -394,26 +394,33 @@ enum InstanceStep<'v> {
     Index(usize),
 }
 
-/// A member key below the current instance location that an error is
-/// reported at (`&str`), or none (`()`). A type rather than an `Option`,
-/// so that the many reports at the current location compile without the
-/// test.
+/// A step below the current instance location that an error is reported
+/// at: a member key (`&str`), an item index (`usize`), or none (`()`). A
+/// type rather than an `Option`, so that the many reports at the current
+/// location compile without the test.
 trait Below<'v>: Copy {
-    /// The key, if any.
-    fn key(self) -> Option<&'v str>;
+    /// The step, if any.
+    fn step(self) -> Option<InstanceStep<'v>>;
 }
 
 impl<'v> Below<'v> for () {
     #[inline(always)]
-    fn key(self) -> Option<&'v str> {
+    fn step(self) -> Option<InstanceStep<'v>> {
         None
     }
 }
 
 impl<'v> Below<'v> for &'v str {
     #[inline(always)]
-    fn key(self) -> Option<&'v str> {
-        Some(self)
+    fn step(self) -> Option<InstanceStep<'v>> {
+        Some(InstanceStep::Key(self))
+    }
+}
+
+impl<'v> Below<'v> for usize {
+    #[inline(always)]
+    fn step(self) -> Option<InstanceStep<'v>> {
+        Some(InstanceStep::Index(self))
     }
 }
 
@@ -1726,9 +1733,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         self.report_below((), keyword, kind, found);
     }
 
-    /// [`Vm::report`] at the member of the current instance location
-    /// that `below` names, if any (without pushing it onto the path).
-    #[inline]
+    /// [`Vm::report`] at the member or item of the current instance
+    /// location that `below` names, if any (without pushing it onto the
+    /// path). Always inlined, as [`Vm::report`] is most often: a call
+    /// would cost each error more than the few lines it saves.
+    #[inline(always)]
     fn report_below(
         &mut self,
         below: impl Below<'v>,
@@ -1755,7 +1764,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[cold]
     #[inline(never)]
     fn make_error(&self, keyword: &[impl SuffixStep], below: impl Below<'v>) -> ValidationError {
-        let key = below.key();
+        let below = below.step();
         let node_location = self.program.location(self.record.get().map_or(self.program.root(), |r| r.current));
         ValidationError::record(|locations, path| {
             push_keyword_path(locations, &self.keyword_path);
@@ -1769,32 +1778,36 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let inline = self.instance_path.iter().all(|step| match *step {
                 InstanceStep::Key(k) => path.push_key(k.len()),
                 InstanceStep::Index(i) => path.push_index(i),
-            }) && key.is_none_or(|k| path.push_key(k.len()));
+            }) && match below {
+                Some(InstanceStep::Key(k)) => path.push_key(k.len()),
+                Some(InstanceStep::Index(i)) => path.push_index(i),
+                None => true,
+            };
             if !inline {
-                return (keyword_end, Some(self.instance_location(key)));
+                return (keyword_end, Some(self.instance_location(below)));
             }
             for step in self.instance_path.iter() {
                 if let InstanceStep::Key(k) = *step {
                     locations.push_str(k);
                 }
             }
-            if let Some(k) = key {
+            if let Some(InstanceStep::Key(k)) = below {
                 locations.push_str(k);
             }
             (keyword_end, None)
         })
     }
 
-    /// The current instance location, and then member `key` if given.
-    fn instance_location(&self, key: Option<&str>) -> InstanceLocation {
+    /// The current instance location, and then `below` if given.
+    fn instance_location(&self, below: Option<InstanceStep<'_>>) -> InstanceLocation {
         InstanceLocation::from_segments(
             self.instance_path
                 .iter()
+                .chain(below.iter())
                 .map(|s| match s {
                     InstanceStep::Key(k) => PathSegment::Key((*k).to_string()),
                     InstanceStep::Index(i) => PathSegment::Index(*i),
                 })
-                .chain(key.map(|k| PathSegment::Key(k.to_string())))
                 .collect(),
         )
     }
@@ -2079,6 +2092,62 @@ mod tests {
                 };
                 assert!(e.instance_location().to_pointer().ends_with(&name.replace('~', "~0").replace('/', "~1")));
                 assert_eq!(&allowed[..], ["a".to_string()]);
+            }
+        }
+    }
+
+    /// Items no keyword admits, and properties `unevaluatedProperties` or
+    /// `propertyNames` rejects, are reported at their own location too,
+    /// short or deep.
+    #[test]
+    fn rejected_items_and_names_are_reported_below_their_parent() {
+        let cases = [
+            (
+                serde_json::json!({"prefixItems": [true], "items": false}),
+                serde_json::json!([1, 2, 3]),
+                vec!["/1", "/2"],
+            ),
+            (
+                serde_json::json!({"$schema": "http://json-schema.org/draft-07/schema#", "items": [true], "additionalItems": false}),
+                serde_json::json!([1, 2]),
+                vec!["/1"],
+            ),
+            (
+                serde_json::json!({"prefixItems": [true], "unevaluatedItems": false}),
+                serde_json::json!([1, 2, 3]),
+                vec!["/1", "/2"],
+            ),
+            (
+                serde_json::json!({"properties": {"a": true}, "anyOf": [true], "unevaluatedProperties": false}),
+                serde_json::json!({"a": 1, "b/": 2}),
+                vec!["/b~1"],
+            ),
+            // The rejected name at its property; the name's own errors at
+            // the object (a name is not an instance location).
+            (
+                serde_json::json!({"propertyNames": {"maxLength": 1}}),
+                serde_json::json!({"a": 1, "bc": 2}),
+                vec!["", "/bc"],
+            ),
+        ];
+        for (inner, leaf, expected) in cases {
+            for depth in [0usize, 2, 40] {
+                let (mut schema, mut instance) = (inner.clone(), leaf.clone());
+                for _ in 0..depth {
+                    schema = serde_json::json!({"items": schema});
+                    instance = serde_json::json!([instance]);
+                }
+                if inner.get("$schema").is_some() {
+                    schema["$schema"] = inner["$schema"].clone();
+                }
+                let v = crate::Validator::new(&schema).unwrap();
+                let mut found: Vec<String> =
+                    v.iter_errors(&instance).map(|e| e.instance_location().to_pointer()).collect();
+                found.sort();
+                let base = "/0".repeat(depth);
+                let mut want: Vec<String> = expected.iter().map(|p| format!("{base}{p}")).collect();
+                want.sort();
+                assert_eq!(found, want, "{inner} at depth {depth}");
             }
         }
     }

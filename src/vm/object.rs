@@ -500,7 +500,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 valid = false;
                 if self.collecting() {
                     let kind = ErrorKind::PropertyName { name: key.to_string() };
-                    self.descend(&[], at, |vm| vm.report(&["propertyNames"], kind, None));
+                    self.report_below(key, &["propertyNames"], kind, None);
                     let adopted = self.adopt(&["propertyNames"], errors);
                     self.errors.extend(adopted);
                 }
@@ -601,13 +601,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let at = Some(InstanceStep::Key(key));
             let ok = if flags.contains(NodeFlags::ALWAYS_INVALID) {
                 if self.collecting() {
-                    self.descend(&[], at, |vm| {
-                        let kind = Pending::UnexpectedProperty {
-                            keyword: "unevaluatedProperties",
-                            allowed: Default::default(),
-                        };
-                        vm.report(&["unevaluatedProperties"], kind, None);
-                    });
+                    let kind =
+                        Pending::UnexpectedProperty { keyword: "unevaluatedProperties", allowed: Default::default() };
+                    self.report_below(key.as_str(), &["unevaluatedProperties"], kind, None);
                 }
                 false
             } else {
