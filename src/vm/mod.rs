@@ -1735,9 +1735,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// [`Vm::report`] at the member or item of the current instance
     /// location that `below` names, if any (without pushing it onto the
-    /// path). Always inlined, as [`Vm::report`] is most often: a call
-    /// would cost each error more than the few lines it saves.
-    #[inline(always)]
+    /// path).
+    #[inline]
     fn report_below(
         &mut self,
         below: impl Below<'v>,
