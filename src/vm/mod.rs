@@ -1756,7 +1756,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 
     /// Builds the error at the current locations (of kind
-    /// [`ErrorKind::False`] until described): the keyword location, the
+    /// [`ErrorKind::False`] until described), its instance location
+    /// extended by `below`'s step if any: the keyword location, the
     /// absolute keyword location and (for a short instance location, built
     /// only when asked for) the instance keys are written into one buffer,
     /// inside the error when short.
