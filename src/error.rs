@@ -621,6 +621,39 @@ impl ValidationError {
         ValidationError(ManuallyDrop::new(data))
     }
 
+    /// This error, an [`ErrorKind::UnexpectedProperty`] recorded at its
+    /// member, about the sibling member `key` instead: the same keyword
+    /// locations and kind, the last key of the instance location
+    /// replaced. None unless the error is one as recorded (its instance
+    /// location inline and not built, its kind pending, no found value)
+    /// and the copy's text fits inline: the caller records it afresh then.
+    #[inline]
+    pub(crate) fn for_sibling(&self, key: &str) -> Option<ValidationError> {
+        let from = &**self.0;
+        let Detail::Pending(Pending::UnexpectedProperty { keyword, allowed }, _) = &from.kind else {
+            return None;
+        };
+        if from.instance_location.get().is_some() || !matches!(from.found, Seen::Ready(None)) {
+            return None;
+        }
+        let (inline, old) = from.inline.with_last_key(key.len())?;
+        let keep = from.locations.len().checked_sub(old)?;
+        let mut data = match crate::error_pool::take() {
+            Some(data) => data,
+            None => Box::write(Box::new_uninit(), ErrorData::blank()),
+        };
+        if !data.locations.copy_with_tail(&from.locations, keep, key) {
+            crate::error_pool::give(data);
+            return None;
+        }
+        data.inline = inline;
+        data.keyword_end = from.keyword_end;
+        data.options = from.options;
+        let mut error = ValidationError(ManuallyDrop::new(data));
+        error.describe(Pending::UnexpectedProperty { keyword, allowed: allowed.clone() }, None);
+        Some(error)
+    }
+
     /// Sets what the error is and the value it is about. (Done by the
     /// caller after [`ValidationError::record`], when the stores that
     /// built `kind` are done.)

@@ -113,6 +113,24 @@ impl InlinePath {
         }
     }
 
+    /// This path with its last segment, a key, replaced by a key of `len`
+    /// bytes, and the replaced key's length (none if the last segment is
+    /// not a key or the new total length does not fit).
+    #[inline]
+    pub(crate) fn with_last_key(&self, len: usize) -> Option<(InlinePath, usize)> {
+        let last = usize::from(self.len).checked_sub(1)?;
+        if self.keys & (1 << last) == 0 {
+            return None;
+        }
+        let mut path = *self;
+        let slot = path.segments.get_mut(last)?;
+        let old = *slot;
+        let len = u32::try_from(len).ok()?;
+        path.keys_len = self.keys_len.checked_sub(old)?.checked_add(len)?;
+        *slot = len;
+        Some((path, old as usize))
+    }
+
     /// How many segments it has.
     pub(crate) fn depth(&self) -> usize {
         usize::from(self.len)
@@ -187,6 +205,32 @@ impl LocationText {
     /// Its length in bytes.
     pub(crate) fn len(&self) -> usize {
         self.heap.as_ref().map_or(usize::from(self.len), |text| text.len())
+    }
+
+    /// Makes this text, which must be new (empty, inline), the first
+    /// `keep` bytes of `from` followed by `tail`, if `from` is inline, the
+    /// result fits inline and `keep` is a character boundary of `from`
+    /// (false, and this text left empty, otherwise).
+    #[inline]
+    pub(crate) fn copy_with_tail(&mut self, from: &LocationText, keep: usize, tail: &str) -> bool {
+        let end = keep + tail.len();
+        // A character boundary: the end, or a byte that does not continue
+        // a character.
+        let boundary = keep == usize::from(from.len) || from.bytes.get(keep).is_some_and(|&b| b & 0xc0 != 0x80);
+        if from.heap.is_some() || keep > usize::from(from.len) || !boundary {
+            return false;
+        }
+        if end > INLINE_TEXT {
+            return false;
+        }
+        // The whole buffer is copied (a fixed-size copy, without a call;
+        // the bytes past `keep` are overwritten or unused), then the tail.
+        self.bytes = from.bytes;
+        let Some(slot) = self.bytes.get_mut(keep..end) else { return false };
+        slot.copy_from_slice(tail.as_bytes());
+        // At most `INLINE_TEXT`, below 256.
+        self.len = end as u8;
+        true
     }
 
     /// Edits the text as a `String` (moving it out of line).
@@ -377,6 +421,46 @@ mod tests {
         let mut q = InlinePath::default();
         assert!(!q.push_index(usize::MAX) && !q.push_key(usize::MAX));
         assert_eq!(q.depth(), 0);
+    }
+
+    #[test]
+    fn an_inline_path_takes_another_last_key() {
+        let mut p = InlinePath::default();
+        assert!(p.push_index(2) && p.push_key(3));
+        let (q, old) = p.with_last_key(5).unwrap();
+        assert_eq!((old, q.depth(), q.keys_len()), (3, 2, 5));
+        assert_eq!(
+            q.build("vwxyz"),
+            InstanceLocation::from_segments(vec![PathSegment::Index(2), PathSegment::Key("vwxyz".into())])
+        );
+        // The last segment an index, or none: no key to replace.
+        assert!(p.push_index(0) && p.with_last_key(1).is_none());
+        assert!(InlinePath::default().with_last_key(1).is_none());
+        // A total length past `u32::MAX`.
+        assert!(q.with_last_key(usize::MAX).is_none());
+    }
+
+    #[test]
+    fn location_text_is_copied_with_another_tail() {
+        let mut from = LocationText::default();
+        let mut w = TextWriter::fill(&mut from);
+        w.push_str("/additionalProperties#/additionalPropertiesé~");
+        w.finish();
+        let keep = from.len() - "é~".len();
+        let mut copy = LocationText::default();
+        assert!(copy.copy_with_tail(&from, keep, "ü/"));
+        assert_eq!(copy.as_str(), "/additionalProperties#/additionalPropertiesü/");
+        // Not a character boundary of `from` (inside `é`), past its end,
+        // or too long to stay inline: the copy is refused and stays empty.
+        for (keep, tail) in [(keep + 1, "x"), (from.len() + 1, "x"), (keep, &*"k".repeat(INLINE_TEXT))] {
+            let mut copy = LocationText::default();
+            assert!(!copy.copy_with_tail(&from, keep, tail), "{keep} {tail}");
+            assert_eq!(copy.as_str(), "");
+        }
+        // From a text out of line.
+        let mut long = LocationText::default();
+        long.edit(|t| t.push_str("/x"));
+        assert!(!LocationText::default().copy_with_tail(&long, 0, "y"));
     }
 
     #[test]

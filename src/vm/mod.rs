@@ -43,6 +43,7 @@ mod spare;
 
 use std::marker::PhantomData;
 use std::ops::Deref;
+use std::sync::Arc;
 
 use serde_json::Value;
 use smallvec::SmallVec;
@@ -59,7 +60,7 @@ pub use budget::Budget;
 pub(crate) use budget::{Meter, NUMBER_BASE_FUEL, Stop};
 use spare::Spare;
 
-use crate::error::{Detail, ErrorKind, Seen, ValidationError};
+use crate::error::{Detail, ErrorKind, Pending, Seen, ValidationError};
 use crate::format::CustomFormats;
 use crate::location::{InstanceLocation, PathSegment, TextWriter};
 
@@ -157,6 +158,11 @@ pub(crate) struct Record {
     max_errors: usize,
     /// Some error was not recorded because of `max_errors`.
     truncated: bool,
+    /// Where in the errors the first unknown member of the object being
+    /// scanned was recorded, if one was ([`Vm::report_unknown`] copies it
+    /// for the next ones). Set only within one scan of one object's
+    /// members, and cleared when any scan starts or ends.
+    sibling: Option<usize>,
 }
 
 /// Where a mode keeps its [`Record`]: nowhere (`()`, for [`Fast`]) or in
@@ -197,6 +203,7 @@ impl RecordSlot for Record {
             reported: 0,
             max_errors: budget.max_errors,
             truncated: false,
+            sibling: None,
         }
     }
     #[inline(always)]
@@ -205,7 +212,7 @@ impl RecordSlot for Record {
     }
     #[inline]
     fn fork(&self) -> Record {
-        Record { truncated: false, ..*self }
+        Record { truncated: false, sibling: None, ..*self }
     }
     #[inline(always)]
     fn get_mut(&mut self) -> Option<&mut Record> {
@@ -1755,6 +1762,47 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         self.errors.push(error);
     }
 
+    /// Reports member `key` of the object being scanned as one that
+    /// `keyword` (`additionalProperties` or `unevaluatedProperties`) does
+    /// not allow, the object's other names being `allowed`. The first such
+    /// member of a scan is recorded as any error is; the next ones are
+    /// copies of it with the last key of the instance location replaced
+    /// (their locations differ in nothing else), which skips writing the
+    /// keyword locations again. The scan clears the mark between objects
+    /// ([`Vm::forget_sibling`]).
+    fn report_unknown(&mut self, keyword: &'static str, allowed: impl FnOnce() -> Arc<[String]>, key: &'v str) {
+        if !self.count_report() {
+            return;
+        }
+        let copied = self.record.get().and_then(|r| r.sibling).and_then(|i| self.errors.get(i)?.for_sibling(key));
+        let error = match copied {
+            Some(error) => error,
+            None => {
+                let mut error = self.make_error(&[keyword], key);
+                error.describe(Pending::UnexpectedProperty { keyword, allowed: allowed() }, None);
+                let at = self.errors.len();
+                if let Some(r) = self.record.get_mut() {
+                    r.sibling = Some(at);
+                }
+                error
+            }
+        };
+        if M::ANNOTATE {
+            self.unit_error(&error);
+        }
+        self.errors.push(error);
+    }
+
+    /// Forgets which error [`Vm::report_unknown`] copies: called when a
+    /// scan of an object's members starts and ends, so that a copy is
+    /// only ever made of an error about a sibling member.
+    #[inline(always)]
+    fn forget_sibling(&mut self) {
+        if let Some(r) = self.record.get_mut() {
+            r.sibling = None;
+        }
+    }
+
     /// Builds the error at the current locations (of kind
     /// [`ErrorKind::False`] until described), its instance location
     /// extended by `below`'s step if any: the keyword location, the
@@ -2094,6 +2142,86 @@ mod tests {
                 assert_eq!(&allowed[..], ["a".to_string()]);
             }
         }
+    }
+
+    /// The errors about the second and later unknown members of an object
+    /// are copies of the first one's (`report_unknown`): each equals, in
+    /// every part and in its message, the error recorded when that member
+    /// is the object's only unknown one, whatever is scanned between them
+    /// (nested objects with unknown members of their own, under other
+    /// keywords), however deep, with keys that need escapes, are not
+    /// ASCII or are too long for the error's inline text.
+    #[test]
+    fn copied_unknown_property_errors_equal_fresh_ones() {
+        let long = "k".repeat(60);
+        let unknown = ["x/y", "é~", "zz", long.as_str(), "ü", "q"];
+        let closed = |keyword: &str| {
+            serde_json::json!({
+                "properties": {"a": true, "m": {"properties": {"b": true}, keyword: false}},
+                keyword: false,
+            })
+        };
+        let schemas = [
+            closed("additionalProperties"),
+            closed("unevaluatedProperties"),
+            // Resolved at run time (the `anyOf` may evaluate members).
+            serde_json::json!({"properties": {"a": true, "m": {"properties": {"b": true}, "additionalProperties": false}},
+                "anyOf": [{"properties": {"never": true}}], "unevaluatedProperties": false}),
+        ];
+        let object = |keys: &[&str]| {
+            // Known members between the unknown ones: one an object with
+            // unknown members of its own.
+            let mut o = serde_json::json!({"a": 1, "m": {"b": 1, "inner1": 1, "inner2": 2}});
+            for k in keys {
+                o[*k] = Value::from(0);
+            }
+            o
+        };
+        for schema in schemas {
+            for depth in [0usize, 2, 40] {
+                let (mut s, mut all, mut single) = (schema.clone(), object(&unknown), Vec::new());
+                for k in unknown {
+                    single.push(object(&[k]));
+                }
+                for _ in 0..depth {
+                    s = serde_json::json!({"properties": {"n": {"items": s}}});
+                    all = serde_json::json!({"n": [all]});
+                    for one in single.iter_mut() {
+                        *one = serde_json::json!({"n": [one.take()]});
+                    }
+                }
+                let v = crate::Validator::new(&s).unwrap();
+                let errors: Vec<ValidationError> = v.iter_errors(&all).collect();
+                let mut fresh: Vec<ValidationError> = Vec::new();
+                for one in &single {
+                    for e in v.iter_errors(one) {
+                        if !fresh.contains(&e) {
+                            fresh.push(e);
+                        }
+                    }
+                }
+                assert_eq!(errors.len(), unknown.len() + 2, "{s} depth {depth}: {errors:?}");
+                for e in &errors {
+                    let twin = fresh.iter().find(|f| *f == e);
+                    assert!(twin.is_some(), "{s} depth {depth}: {e:?} not among {fresh:?}");
+                    assert_eq!(twin.map(|f| f.to_string()), Some(e.to_string()));
+                }
+                assert_eq!(fresh.len(), errors.len(), "depth {depth}");
+            }
+        }
+    }
+
+    /// A copied unknown-property error counts against `max_errors` like
+    /// any other.
+    #[test]
+    fn copied_unknown_property_errors_count_against_max_errors() {
+        let schema = serde_json::json!({"additionalProperties": false});
+        let instance = serde_json::json!({"a": 1, "b": 2, "c": 3, "d": 4});
+        let v = crate::Validator::options().max_errors(2).build(&schema).unwrap();
+        let errors: Vec<ValidationError> = v.iter_errors(&instance).collect();
+        let locations: Vec<String> = errors.iter().map(|e| e.instance_location().to_pointer()).collect();
+        assert_eq!(locations, ["/a", "/b", ""], "{errors:?}");
+        assert!(matches!(errors.last().map(|e| e.kind()), Some(crate::ErrorKind::ErrorLimit { max: 2 })));
     }
 
     /// Items no keyword admits, and properties `unevaluatedProperties` or

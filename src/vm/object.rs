@@ -20,7 +20,7 @@ use schemavm_compiler::bytecode::{
 use schemavm_compiler::value::JsonType;
 
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Spare, Stop, Vm, member};
-use crate::error::{ErrorKind, Exhausted, Pending};
+use crate::error::{ErrorKind, Exhausted};
 
 /// Deferred `properties` checks kept in a buffer during a quiet scan;
 /// beyond it, a second pass looks the names up again.
@@ -89,6 +89,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let mut deferred = 0usize;
         if c.scans || TRACK {
             self.meter.charge(len)?;
+            self.forget_sibling();
             for (i, (key, value)) in map.iter().enumerate() {
                 let (ok, evaluated, required) = self.property(c, key, value, ev, &mut deferred)?;
                 required_seen += usize::from(required);
@@ -102,6 +103,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     }
                 }
             }
+            self.forget_sibling();
         } else {
             for &r in c.required.iter() {
                 self.meter.charge(1)?;
@@ -574,8 +576,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let at = Some(InstanceStep::Key(key));
         if self.program.node(node).flags().contains(NodeFlags::ALWAYS_INVALID) {
             if self.collecting() {
-                let kind = Pending::UnexpectedProperty { keyword, allowed: c.declared.clone() };
-                self.report_below(key, &[keyword], kind, None);
+                self.report_unknown(keyword, || c.declared.clone(), key);
             }
             return Ok(false);
         }
@@ -594,6 +595,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let flags = self.program.node(child).flags();
         let mut valid = true;
         self.meter.charge(map.len() as u64)?;
+        self.forget_sibling();
         for (i, (key, value)) in map.iter().enumerate() {
             if ev.props.get(i) {
                 continue;
@@ -601,9 +603,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let at = Some(InstanceStep::Key(key));
             let ok = if flags.contains(NodeFlags::ALWAYS_INVALID) {
                 if self.collecting() {
-                    let kind =
-                        Pending::UnexpectedProperty { keyword: "unevaluatedProperties", allowed: Default::default() };
-                    self.report_below(key.as_str(), &["unevaluatedProperties"], kind, None);
+                    self.report_unknown("unevaluatedProperties", Default::default, key);
                 }
                 false
             } else {
@@ -622,6 +622,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
             }
         }
+        self.forget_sibling();
         Ok(valid)
     }
 }
