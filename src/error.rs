@@ -523,6 +523,17 @@ impl ErrorData {
         }
     }
 
+    /// A blank error in a box from the pool, or in one allocated first,
+    /// then filled: the value is written into the box, not built on the
+    /// stack and copied in.
+    #[inline(always)]
+    fn boxed() -> Box<ErrorData> {
+        match crate::error_pool::take() {
+            Some(data) => data,
+            None => Box::write(Box::new_uninit(), ErrorData::blank()),
+        }
+    }
+
     /// An error of kind [`ErrorKind::False`] with no locations yet.
     #[inline(always)]
     fn blank() -> ErrorData {
@@ -602,12 +613,7 @@ impl ValidationError {
     pub(crate) fn record(
         write: impl FnOnce(&mut TextWriter<'_>, &mut InlinePath) -> (Mark, Option<InstanceLocation>),
     ) -> ValidationError {
-        // A pooled box, or one allocated first, then filled: the value
-        // is written into the box, not built on the stack and copied in.
-        let mut data = match crate::error_pool::take() {
-            Some(data) => data,
-            None => Box::write(Box::new_uninit(), ErrorData::blank()),
-        };
+        let mut data = ErrorData::boxed();
         let ErrorData { inline, locations, .. } = &mut *data;
         let mut text = TextWriter::fill(locations);
         let (keyword_end, built) = write(&mut text, inline);
@@ -625,23 +631,22 @@ impl ValidationError {
     /// member, about the sibling member `key` instead: the same keyword
     /// locations and kind, the last key of the instance location
     /// replaced. None unless the error is one as recorded (its instance
-    /// location inline and not built, its kind pending, no found value)
-    /// and the copy's text fits inline: the caller records it afresh then.
+    /// location inline, its kind pending, no found value): the caller
+    /// records it afresh then.
     #[inline]
     pub(crate) fn for_sibling(&self, key: &str) -> Option<ValidationError> {
         let from = &**self.0;
         let Detail::Pending(Pending::UnexpectedProperty { keyword, allowed }, _) = &from.kind else {
             return None;
         };
-        if from.instance_location.get().is_some() || !matches!(from.found, Seen::Ready(None)) {
+        if !matches!(from.found, Seen::Ready(None)) {
             return None;
         }
+        // A location given whole (not inline) leaves `inline` empty: no
+        // last key, no copy.
         let (inline, old) = from.inline.with_last_key(key.len())?;
         let keep = from.locations.len().checked_sub(old)?;
-        let mut data = match crate::error_pool::take() {
-            Some(data) => data,
-            None => Box::write(Box::new_uninit(), ErrorData::blank()),
-        };
+        let mut data = ErrorData::boxed();
         if !data.locations.copy_with_tail(&from.locations, keep, key) {
             crate::error_pool::give(data);
             return None;

@@ -208,29 +208,50 @@ impl LocationText {
     }
 
     /// Makes this text, which must be new (empty, inline), the first
-    /// `keep` bytes of `from` followed by `tail`, if `from` is inline, the
-    /// result fits inline and `keep` is a character boundary of `from`
-    /// (false, and this text left empty, otherwise).
+    /// `keep` bytes of `from` followed by `tail`: inline when it fits, out
+    /// of line otherwise (false, and this text left empty, if `keep` is not
+    /// a character boundary of `from`).
     #[inline]
     pub(crate) fn copy_with_tail(&mut self, from: &LocationText, keep: usize, tail: &str) -> bool {
         let end = keep + tail.len();
-        // A character boundary: the end, or a byte that does not continue
-        // a character.
-        let boundary = keep == usize::from(from.len) || from.bytes.get(keep).is_some_and(|&b| b & 0xc0 != 0x80);
-        if from.heap.is_some() || keep > usize::from(from.len) || !boundary {
-            return false;
-        }
-        if end > INLINE_TEXT {
-            return false;
-        }
-        // The whole buffer is copied (a fixed-size copy, without a call;
-        // the bytes past `keep` are overwritten or unused), then the tail.
-        self.bytes = from.bytes;
-        let Some(slot) = self.bytes.get_mut(keep..end) else { return false };
-        slot.copy_from_slice(tail.as_bytes());
-        // At most `INLINE_TEXT`, below 256.
-        self.len = end as u8;
+        let head = match &from.heap {
+            None => {
+                let len = usize::from(from.len);
+                // A character boundary: the end, or a byte that does not
+                // continue a character.
+                let boundary = keep == len || (keep < len && from.bytes.get(keep).is_some_and(|&b| b & 0xc0 != 0x80));
+                if !boundary {
+                    return false;
+                }
+                if end <= INLINE_TEXT {
+                    // The whole buffer is copied (a fixed-size copy, without
+                    // a call; the bytes past `keep` are overwritten or
+                    // unused), then the tail.
+                    self.bytes = from.bytes;
+                    let Some(slot) = self.bytes.get_mut(keep..end) else { return false };
+                    slot.copy_from_slice(tail.as_bytes());
+                    // At most `INLINE_TEXT`, below 256.
+                    self.len = end as u8;
+                    return true;
+                }
+                prefix_str(&from.bytes, keep)
+            }
+            Some(text) => match text.get(..keep) {
+                Some(head) => head,
+                None => return false,
+            },
+        };
+        self.spill_concat(head, tail);
         true
+    }
+
+    /// Sets the text, out of line, to `head` followed by `tail`.
+    #[cold]
+    fn spill_concat(&mut self, head: &str, tail: &str) {
+        let mut text = String::with_capacity(head.len() + tail.len());
+        text.push_str(head);
+        text.push_str(tail);
+        self.heap = Some(text.into_boxed_str());
     }
 
     /// Edits the text as a `String` (moving it out of line).
@@ -450,17 +471,28 @@ mod tests {
         let mut copy = LocationText::default();
         assert!(copy.copy_with_tail(&from, keep, "ü/"));
         assert_eq!(copy.as_str(), "/additionalProperties#/additionalPropertiesü/");
-        // Not a character boundary of `from` (inside `é`), past its end,
-        // or too long to stay inline: the copy is refused and stays empty.
-        for (keep, tail) in [(keep + 1, "x"), (from.len() + 1, "x"), (keep, &*"k".repeat(INLINE_TEXT))] {
+        // Not a character boundary of `from` (inside `é`), or past its
+        // end: the copy is refused and stays empty.
+        for keep in [keep + 1, from.len() + 1] {
             let mut copy = LocationText::default();
-            assert!(!copy.copy_with_tail(&from, keep, tail), "{keep} {tail}");
+            assert!(!copy.copy_with_tail(&from, keep, "x"), "{keep}");
             assert_eq!(copy.as_str(), "");
         }
-        // From a text out of line.
+        // Too long to stay inline: out of line.
+        let long_tail = "k".repeat(INLINE_TEXT);
+        let mut copy = LocationText::default();
+        assert!(copy.copy_with_tail(&from, keep, &long_tail));
+        assert_eq!(copy.as_str(), format!("/additionalProperties#/additionalProperties{long_tail}"));
+        // From a text out of line, to one inline or not.
         let mut long = LocationText::default();
-        long.edit(|t| t.push_str("/x"));
-        assert!(!LocationText::default().copy_with_tail(&long, 0, "y"));
+        long.edit(|t| t.push_str(&format!("{long_tail}/é")));
+        for (keep, tail, expected) in [(INLINE_TEXT, "yz", format!("{long_tail}yz")), (3, "", "kkk".to_string())] {
+            let mut copy = LocationText::default();
+            assert!(copy.copy_with_tail(&long, keep, tail));
+            assert_eq!(copy.as_str(), expected);
+        }
+        let inside = INLINE_TEXT + 2;
+        assert!(!LocationText::default().copy_with_tail(&long, inside, "y"));
     }
 
     #[test]

@@ -2207,8 +2207,34 @@ mod tests {
                     assert_eq!(twin.map(|f| f.to_string()), Some(e.to_string()));
                 }
                 assert_eq!(fresh.len(), errors.len(), "depth {depth}");
+                // Annotating, each error (copies included) also goes into
+                // its output unit.
+                let evaluation = v.evaluate(&all).unwrap();
+                let mut annotated: Vec<String> = evaluation.errors().map(|e| e.to_string()).collect();
+                let mut collected: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+                annotated.sort();
+                collected.sort();
+                assert_eq!(annotated, collected, "{s} depth {depth}");
             }
         }
+    }
+
+    /// A copy made after the first error's instance location and kind
+    /// were built (which leaves its inline path as it was) is about the
+    /// sibling, not the first member.
+    #[test]
+    fn an_error_whose_location_was_built_is_copied_for_a_sibling() {
+        let schema = serde_json::json!({"items": {"additionalProperties": false}});
+        let v = crate::Validator::new(&schema).unwrap();
+        let first = v.iter_errors(&serde_json::json!([{"x/": 1}])).next().unwrap();
+        assert_eq!(first.instance_location().to_pointer(), "/0/x~1");
+        assert!(matches!(first.kind(), crate::ErrorKind::UnexpectedProperty { name, .. } if name == "x/"));
+        let copy = first.for_sibling("é").unwrap();
+        assert_eq!(copy.instance_location().to_pointer(), "/0/é");
+        assert_eq!(copy.keyword_location(), first.keyword_location());
+        assert_eq!(copy.absolute_keyword_location(), first.absolute_keyword_location());
+        assert!(matches!(copy.kind(), crate::ErrorKind::UnexpectedProperty { name, .. } if name == "é"));
+        assert_eq!(copy.to_string(), first.to_string().replace("x/", "é"));
     }
 
     /// A copied unknown-property error counts against `max_errors` like
