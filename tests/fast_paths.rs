@@ -237,6 +237,51 @@ fn nested_alternatives_discriminate_by_the_union_of_their_values() {
 }
 
 #[test]
+fn nested_lists_on_the_same_property_are_passed_with_the_same_verdicts() {
+    // `parameter` and `nonBody` are only lists on `in`: the boolean path
+    // goes from the outer list straight to the one candidate each value
+    // leaves (`query`, `path`, `body`), past both.
+    let sub = |place: &str, extra: Value| {
+        json!({"type": "object", "additionalProperties": false, "required": ["in", "name"],
+               "properties": {"in": {"const": place}, "name": {"type": "string"}, "extra": extra}})
+    };
+    let schema = json!({
+        "$defs": {
+            "parameter": {"oneOf": [{"$ref": "#/$defs/body"}, {"$ref": "#/$defs/nonBody"}]},
+            "body": {"required": ["in", "schema"], "properties": {"in": {"const": "body"}, "schema": {"type": "object"}}},
+            "nonBody": {"anyOf": [{"$ref": "#/$defs/query"}, {"$ref": "#/$defs/path"}]},
+            "query": sub("query", json!({"type": "integer"})),
+            "path": sub("path", json!({"type": "boolean"})),
+            "reference": {"type": "object", "required": ["$ref"], "additionalProperties": false,
+                          "properties": {"$ref": {"type": "string"}}}
+        },
+        "type": "array",
+        "items": {"oneOf": [{"$ref": "#/$defs/parameter"}, {"$ref": "#/$defs/reference"}]}
+    });
+    let instances = [
+        json!({"in": "query", "name": "a", "extra": 1}),
+        json!({"in": "query", "name": "a", "extra": true}),
+        json!({"in": "path", "name": "a", "extra": true}),
+        json!({"in": "path", "name": 1}),
+        json!({"in": "query"}),
+        json!({"in": "body", "schema": {}}),
+        json!({"in": "body"}),
+        json!({"in": "cookie", "name": "a"}),
+        json!({"$ref": "#/x"}),
+        json!({"$ref": "#/x", "in": "query", "name": "a"}),
+        json!({"name": "a"}),
+    ];
+    let verdicts = agree(&schema, &instances.iter().map(|i| json!([i])).collect::<Vec<_>>());
+    assert_eq!(verdicts, [true, false, true, false, false, true, false, false, true, false, false]);
+    // Memoized or tracked lists are entered as before: under
+    // `unevaluatedProperties`, the same verdicts.
+    let mut tracked = schema.clone();
+    tracked["$defs"]["nonBody"]["unevaluatedProperties"] = json!(false);
+    let verdicts = agree(&tracked, &instances.iter().map(|i| json!([i])).collect::<Vec<_>>());
+    assert_eq!(verdicts, [true, false, true, false, false, true, false, false, true, false, false]);
+}
+
+#[test]
 fn non_string_constants_do_not_discriminate() {
     // Found by the `any_of_twice_is_identity` property: both alternatives
     // pinned `a` to `null`, which was taken for "no string", so an

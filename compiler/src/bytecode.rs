@@ -939,8 +939,8 @@ pub struct Discriminator {
     /// The values some alternative pins the property to.
     pub values: KeyTable,
     /// Per value (parallel to `values`): the alternatives that can match
-    /// it (those admitting it and those in `always`), in order.
-    pub slots: Box<[Box<[u32]>]>,
+    /// it.
+    pub slots: Box<[Candidates]>,
     /// Alternatives that pin nothing and do not forbid the property:
     /// candidates for every value it holds.
     pub always: Box<[u32]>,
@@ -950,18 +950,43 @@ pub struct Discriminator {
     pub absent: Option<Box<[u32]>>,
 }
 
+/// The alternatives of a discriminated list that can match one value of
+/// its property.
+#[derive(Debug, Clone, Default)]
+pub struct Candidates {
+    /// Their indices (those admitting the value and those in
+    /// [`Discriminator::always`]), in order.
+    pub order: Box<[u32]>,
+    /// When there is one, the node whose verdict is the list's while
+    /// nothing is recorded or tracked: the candidate's node past its
+    /// forwarding `$ref`s or, when that node is only another
+    /// `anyOf`/`oneOf` discriminated by the same property (as OpenAPI's
+    /// `parameter` within a `parameters` list), where that one leads for
+    /// the same value, and so on: the nested lists are not evaluated.
+    /// Filled by the compiler once every list has its discriminator.
+    pub decisive: Option<NodeId>,
+}
+
 impl Discriminator {
     /// The alternatives that can match an object whose property holds
     /// `value` (`None`: the object lacks it), in order; `None` when every
     /// alternative can.
     #[inline]
     pub fn candidates(&self, value: Option<&Value>) -> Option<&[u32]> {
+        self.choose(value).map(|(order, _)| order)
+    }
+
+    /// [`Discriminator::candidates`] with, for a value that leaves one
+    /// candidate, its [`Candidates::decisive`] node.
+    #[inline]
+    pub fn choose(&self, value: Option<&Value>) -> Option<(&[u32], Option<NodeId>)> {
         match value {
-            Some(Value::String(s)) => {
-                Some(self.values.find(s).and_then(|i| self.slots.get(i as usize)).map_or(&self.always, |b| &**b))
-            }
-            Some(_) => Some(&self.always),
-            None => self.absent.as_deref(),
+            Some(Value::String(s)) => Some(match self.values.find(s).and_then(|i| self.slots.get(i as usize)) {
+                Some(slot) => (&slot.order, slot.decisive),
+                None => (&self.always, None),
+            }),
+            Some(_) => Some((&self.always, None)),
+            None => self.absent.as_deref().map(|order| (order, None)),
         }
     }
 }

@@ -1503,8 +1503,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             // `$ref`s.
             let list = self.program.quick_list(list_id);
             if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
-                if let Some(order) = d.candidates(member(map, &d.property)) {
-                    return self.candidates::<TRACK>(combine, list, order, v, ev);
+                if let Some((order, decisive)) = d.choose(member(map, &d.property)) {
+                    return self.candidates::<TRACK>(combine, list, order, decisive, v, ev);
                 }
             }
             if !TRACK {
@@ -1636,17 +1636,26 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// `anyOf`/`oneOf` through a discriminator: only the alternatives
     /// `order` names (those its property's value, or absence, admits) can
     /// match, so only they run (in order). Used when no error is recorded.
+    /// `decisive`: the node deciding the verdict when nothing is tracked
+    /// ([`Discriminator::decisive`](schemavm_compiler::bytecode::Discriminator::decisive)).
     fn candidates<const TRACK: bool>(
         &mut self,
         combine: Combine,
         list: &'p [NodeId],
         order: &'p [u32],
+        decisive: Option<NodeId>,
         v: &'v Value,
         ev: &mut Evaluated,
     ) -> Flow {
-        if let ([only], false) = (order, TRACK) {
-            // The value names one alternative: the verdict is its own.
-            return list.get(*only as usize).map_or(Ok(false), |&child| self.node::<false>(child, v, ev));
+        // The value names one alternative: the verdict is its own, or that
+        // of the node it leads to past nested lists the same property
+        // discriminates.
+        let only = decisive.or_else(|| match order {
+            [only] => list.get(*only as usize).copied(),
+            _ => None,
+        });
+        if let (Some(child), false) = (only, TRACK) {
+            return self.node::<false>(child, v, ev);
         }
         let children = order.iter().filter_map(|&i| list.get(i as usize).copied());
         if !TRACK {

@@ -423,7 +423,9 @@ fn discriminate<'p>(program: &'p Program, list: &[NodeId]) -> Option<Discriminat
             slot.extend_from_slice(&always);
             slot.sort_unstable();
             slot.dedup();
-            slot.into_boxed_slice()
+            // `decisive` is filled by `settle_all` once every list has its
+            // discriminator.
+            Candidates { order: slot.into_boxed_slice(), decisive: None }
         })
         .collect();
     // Absence decides only if some alternative requires the property;
@@ -453,6 +455,74 @@ pub(super) fn find(program: &mut Program) {
         }
     }
     program.discriminators = found;
+    settle_all(program);
+}
+
+/// Fills the [`Candidates::decisive`] node of each discriminator's
+/// values that leave one candidate: where that candidate's node leads
+/// ([`settle`]).
+fn settle_all(program: &mut Program) {
+    let decisive: Vec<Vec<Option<NodeId>>> = program
+        .discriminators
+        .iter()
+        .zip(&program.quick_lists)
+        .map(|(d, list)| {
+            let Some(d) = d.as_deref() else { return Vec::new() };
+            (d.values.keys().zip(d.slots.iter()))
+                .map(|(value, slot)| match *slot.order {
+                    [only] => list.get(only as usize).map(|&node| settle(program, node, &d.property, value)),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    for (d, decisive) in program.discriminators.iter_mut().zip(decisive) {
+        for (slot, node) in d.iter_mut().flat_map(|d| d.slots.iter_mut()).zip(decisive) {
+            slot.decisive = node;
+        }
+    }
+}
+
+/// Where `node` leads for an object whose `property` holds the string
+/// `value`, when nothing is recorded or tracked: while `node` is only an
+/// `anyOf`/`oneOf` discriminated by `property` in which `value` leaves one
+/// candidate, that candidate (past its forwarding `$ref`s), whose verdict
+/// is the list's. At most [`MAX_HOPS`] lists are passed.
+fn settle(program: &Program, mut node: NodeId, property: &str, value: &str) -> NodeId {
+    for _ in 0..MAX_HOPS {
+        match passed_to(program, node, property, value) {
+            Some(next) => node = next,
+            None => break,
+        }
+    }
+    node
+}
+
+/// The one candidate `node` evaluates for an object whose `property`
+/// holds `value`, if `node` is only a list discriminated by `property`
+/// and entering it changes nothing but the verdict's cost: it is not
+/// memoized (its memo bounds the evaluations below it), tracks nothing,
+/// and the program keeps no dynamic scope (entering a node may change
+/// it), as for [`Entry::Forward`].
+fn passed_to(program: &Program, node: NodeId, property: &str, value: &str) -> Option<NodeId> {
+    let n = program.nodes.get(node.index())?;
+    let f = n.flags;
+    let plain = !program.flags.uses_dynamic_scope
+        && !f.contains(NodeFlags::MEMO)
+        && !f.contains(NodeFlags::TRACKS_PROPERTIES)
+        && !f.contains(NodeFlags::TRACKS_ITEMS)
+        && matches!(n.entry, Entry::Single | Entry::Direct | Entry::Counted | Entry::Full);
+    if !plain {
+        return None;
+    }
+    let [Instr::AnyOf(l) | Instr::OneOf(l)] = *program.code_of(n) else { return None };
+    let d = program.discriminator(l)?;
+    if *d.property != *property {
+        return None;
+    }
+    let slot = d.values.find(value)?;
+    let [only] = *d.slots.get(slot as usize)?.order else { return None };
+    program.quick_lists.get(l.index())?.get(only as usize).copied()
 }
 
 #[cfg(test)]
@@ -531,7 +601,7 @@ mod tests {
             let (Instr::AnyOf(l) | Instr::OneOf(l)) = *instr else { return None };
             let d = program.discriminator(l)?;
             let mut values: Vec<(String, Vec<u32>)> =
-                d.values.keys().zip(d.slots.iter()).map(|(k, slot)| (k.to_string(), slot.to_vec())).collect();
+                d.values.keys().zip(d.slots.iter()).map(|(k, slot)| (k.to_string(), slot.order.to_vec())).collect();
             values.sort();
             Some((d.property.to_string(), values, d.always.to_vec(), d.absent.as_ref().map(|a| a.to_vec())))
         })
@@ -596,5 +666,71 @@ mod tests {
             discriminators(json!({"oneOf": [alternative("query"), alternative("header"), alternative("path")]}));
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].0, "in");
+    }
+
+    /// The decisive node of each value of the discriminated list with the
+    /// most values, as the location of that node.
+    fn decisive_locations(schema: Value) -> Vec<(String, Option<String>)> {
+        let program = compile(&schema, &CompileOptions::default()).expect("compiles");
+        let d = program
+            .code
+            .iter()
+            .filter_map(|instr| match *instr {
+                Instr::AnyOf(l) | Instr::OneOf(l) => program.discriminator(l),
+                _ => None,
+            })
+            .max_by_key(|d| d.values.len())
+            .expect("discriminated");
+        let at =
+            |n: crate::bytecode::NodeId| program.locations.get(n.index()).to_string().replace("json-schema:///", "");
+        d.values.keys().zip(d.slots.iter()).map(|(k, slot)| (k.to_string(), slot.decisive.map(at))).collect()
+    }
+
+    #[test]
+    fn nested_lists_on_the_same_property_settle_to_their_one_candidate() {
+        // OpenAPI 2's parameters: `parameter` is only a list on `in`, whose
+        // `query` candidate is only another list on `in`.
+        let sub =
+            |place: &str| json!({"additionalProperties": false, "properties": {"in": {"const": place}, "name": {}}});
+        let schema = json!({
+            "definitions": {
+                "parameter": {"oneOf": [{"$ref": "#/definitions/body"}, {"$ref": "#/definitions/nonBody"}]},
+                "body": {"required": ["in"], "properties": {"in": {"const": "body"}}},
+                "nonBody": {"oneOf": [{"$ref": "#/definitions/query"}, {"$ref": "#/definitions/path"}]},
+                "query": sub("query"),
+                "path": sub("path"),
+                "reference": {"required": ["$ref"], "additionalProperties": false, "properties": {"$ref": {}}}
+            },
+            "oneOf": [{"$ref": "#/definitions/parameter"}, {"$ref": "#/definitions/reference"}]
+        });
+        let mut found = decisive_locations(schema);
+        found.sort();
+        let at = |name: &str| Some(format!("#/definitions/{name}"));
+        assert_eq!(found, [("body".into(), at("body")), ("path".into(), at("path")), ("query".into(), at("query"))]);
+    }
+
+    #[test]
+    fn lists_with_more_than_their_alternatives_are_not_passed() {
+        // `nonBody` also requires `name`: its list is entered, not passed.
+        let sub = |place: &str| json!({"properties": {"in": {"const": place}}});
+        let schema = json!({
+            "definitions": {
+                "nonBody": {"required": ["name"], "oneOf": [sub("query"), sub("path")]},
+                "body": {"required": ["in"], "properties": {"in": {"const": "body"}}}
+            },
+            "oneOf": [{"$ref": "#/definitions/body"}, {"$ref": "#/definitions/nonBody"}]
+        });
+        let mut found = decisive_locations(schema);
+        found.sort();
+        let at = |name: &str| Some(format!("#/definitions/{name}"));
+        assert_eq!(
+            found,
+            [("body".into(), at("body")), ("path".into(), at("nonBody")), ("query".into(), at("nonBody"))]
+        );
+        // A value that leaves two candidates has no decisive node.
+        let two = json!({"anyOf": [sub("a"), sub("a"), sub("b")]});
+        let mut found = decisive_locations(two);
+        found.sort();
+        assert_eq!(found, [("a".into(), None), ("b".into(), Some("#/anyOf/2".into()))]);
     }
 }
