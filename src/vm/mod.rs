@@ -1637,7 +1637,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// `order` names (those its property's value, or absence, admits) can
     /// match, so only they run (in order). Used when no error is recorded.
     /// `decisive`: the node deciding the verdict when nothing is tracked
-    /// ([`Discriminator::decisive`](schemavm_compiler::bytecode::Discriminator::decisive)).
+    /// ([`Candidates::decisive`](schemavm_compiler::bytecode::Candidates::decisive)).
+    #[inline(never)]
     fn candidates<const TRACK: bool>(
         &mut self,
         combine: Combine,
