@@ -201,6 +201,20 @@ fn plan(program: &Program, rest: NodeId) -> ItemsPlan {
 
 /// Decides each node's [`Entry`] from its flags (after every analysis),
 /// and with them each property's [`QuickCheck`].
+/// Whether entering `node` changes nothing but the cost of its verdict
+/// while nothing is recorded, so that an evaluation may go straight to
+/// the node it leads to ([`Entry::Forward`] for a `$ref`, a discriminated
+/// list for a nested one): it tracks nothing, is not memoized (its memo
+/// bounds what runs below it), and the program keeps no dynamic scope
+/// (`dynamic_scope`; entering a node may change it).
+pub(super) fn passable(node: &Node, dynamic_scope: bool) -> bool {
+    let f = node.flags;
+    !dynamic_scope
+        && !f.contains(NodeFlags::MEMO)
+        && !f.contains(NodeFlags::TRACKS_PROPERTIES)
+        && !f.contains(NodeFlags::TRACKS_ITEMS)
+}
+
 pub(super) fn set_entries(program: &mut Program) {
     let dynamic_scope = program.flags.uses_dynamic_scope;
     let quietly_valid = quietly_valid(program);
@@ -215,11 +229,7 @@ pub(super) fn set_entries(program: &mut Program) {
             Entry::QuietValid
         } else if f.contains(NodeFlags::TYPE_ONLY) {
             Entry::Types
-        } else if !tracks
-            && !dynamic_scope
-            && !f.contains(NodeFlags::MEMO)
-            && matches!(program.code.get(code_range(node)), Some([Instr::Ref(_)]))
-        {
+        } else if passable(node, dynamic_scope) && matches!(program.code.get(code_range(node)), Some([Instr::Ref(_)])) {
             Entry::Forward
         } else if f.contains(NodeFlags::CHEAP)
             || (!f.contains(NodeFlags::MEMO) && f.contains(NodeFlags::BOUNDED) && !tracks && !dynamic_scope)

@@ -17,6 +17,7 @@
 //! value; OpenAPI's `oneOf: [{$ref: Parameter}, {$ref: Reference}]` is
 //! decided by whether `$ref` is present.
 
+use super::analysis;
 use crate::bytecode::*;
 use crate::lookup::KeyTable;
 use crate::value::JsonType;
@@ -500,19 +501,12 @@ fn settle(program: &Program, mut node: NodeId, property: &str, value: &str) -> N
 
 /// The one candidate `node` evaluates for an object whose `property`
 /// holds `value`, if `node` is only a list discriminated by `property`
-/// and entering it changes nothing but the verdict's cost: it is not
-/// memoized (its memo bounds the evaluations below it), tracks nothing,
-/// and the program keeps no dynamic scope (entering a node may change
-/// it), as for [`Entry::Forward`].
+/// and may be passed ([`analysis::passable`]; nodes every value passes or
+/// fails keep their cheaper entry).
 fn passed_to(program: &Program, node: NodeId, property: &str, value: &str) -> Option<NodeId> {
     let n = program.nodes.get(node.index())?;
-    let f = n.flags;
-    let plain = !program.flags.uses_dynamic_scope
-        && !f.contains(NodeFlags::MEMO)
-        && !f.contains(NodeFlags::TRACKS_PROPERTIES)
-        && !f.contains(NodeFlags::TRACKS_ITEMS)
-        && matches!(n.entry, Entry::Single | Entry::Direct | Entry::Counted | Entry::Full);
-    if !plain {
+    let runs = matches!(n.entry, Entry::Single | Entry::Direct | Entry::Counted | Entry::Full);
+    if !runs || !analysis::passable(n, program.flags.uses_dynamic_scope) {
         return None;
     }
     let [Instr::AnyOf(l) | Instr::OneOf(l)] = *program.code_of(n) else { return None };
