@@ -199,8 +199,6 @@ fn plan(program: &Program, rest: NodeId) -> ItemsPlan {
     }
 }
 
-/// Decides each node's [`Entry`] from its flags (after every analysis),
-/// and with them each property's [`QuickCheck`].
 /// Whether entering `node` changes nothing but the cost of its verdict
 /// while nothing is recorded, so that an evaluation may go straight to
 /// the node it leads to ([`Entry::Forward`] for a `$ref`, a discriminated
@@ -215,12 +213,13 @@ pub(super) fn passable(node: &Node, dynamic_scope: bool) -> bool {
         && !f.contains(NodeFlags::TRACKS_ITEMS)
 }
 
+/// Decides each node's [`Entry`] from its flags (after every analysis),
+/// and with them each property's [`QuickCheck`].
 pub(super) fn set_entries(program: &mut Program) {
     let dynamic_scope = program.flags.uses_dynamic_scope;
     let quietly_valid = quietly_valid(program);
     for (node, quietly_valid) in program.nodes.iter_mut().zip(quietly_valid) {
         let f = node.flags;
-        let tracks = f.contains(NodeFlags::TRACKS_PROPERTIES) || f.contains(NodeFlags::TRACKS_ITEMS);
         node.entry = if f.contains(NodeFlags::ALWAYS_VALID) {
             Entry::Valid
         } else if f.contains(NodeFlags::ALWAYS_INVALID) {
@@ -231,9 +230,7 @@ pub(super) fn set_entries(program: &mut Program) {
             Entry::Types
         } else if passable(node, dynamic_scope) && matches!(program.code.get(code_range(node)), Some([Instr::Ref(_)])) {
             Entry::Forward
-        } else if f.contains(NodeFlags::CHEAP)
-            || (!f.contains(NodeFlags::MEMO) && f.contains(NodeFlags::BOUNDED) && !tracks && !dynamic_scope)
-        {
+        } else if f.contains(NodeFlags::CHEAP) || (f.contains(NodeFlags::BOUNDED) && passable(node, dynamic_scope)) {
             match program.code.get(code_range(node)) {
                 Some([Instr::Number(_)]) => Entry::Number,
                 Some([_]) => Entry::Single,
@@ -241,7 +238,8 @@ pub(super) fn set_entries(program: &mut Program) {
             }
         } else if f.contains(NodeFlags::MEMO) {
             Entry::Memo
-        } else if !tracks && !dynamic_scope {
+        } else if passable(node, dynamic_scope) {
+            // (Not memoized: the branch above.)
             Entry::Counted
         } else {
             Entry::Full
