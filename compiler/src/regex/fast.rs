@@ -114,18 +114,84 @@ impl SpanRun {
     }
 }
 
+/// The longest literal a [`ShortLiteral`] holds.
+const SHORT_LITERAL_MAX: usize = 8;
+
+/// A literal of at most [`SHORT_LITERAL_MAX`] bytes at the start of the
+/// haystack or as the whole of it (`^x-`, `^get$`), held inline: every
+/// haystack is decided by comparing its first bytes (and, for a whole
+/// match, its length), without a pointer to follow.
+#[derive(Debug, Clone, Copy)]
+pub struct ShortLiteral {
+    bytes: [u8; SHORT_LITERAL_MAX],
+    len: u8,
+    whole: bool,
+}
+
+impl ShortLiteral {
+    /// `text` at the start (or as the whole, if `whole`), if it is short
+    /// enough.
+    fn new(text: &str, whole: bool) -> Option<ShortLiteral> {
+        let mut bytes = [0; SHORT_LITERAL_MAX];
+        bytes.get_mut(..text.len())?.copy_from_slice(text.as_bytes());
+        Some(ShortLiteral { bytes, len: u8::try_from(text.len()).ok()?, whole })
+    }
+
+    /// Whether `haystack` matches.
+    #[inline(always)]
+    fn decide(&self, haystack: &[u8]) -> bool {
+        let len = usize::from(self.len);
+        if self.whole && haystack.len() != len {
+            return false;
+        }
+        // `len` is at most the array's size (see `new`).
+        let text = self.bytes.get(..len).unwrap_or_default();
+        haystack.len() >= len && haystack.iter().zip(text).all(|(a, b)| a == b)
+    }
+}
+
+/// A test [`Regex::is_match`](super::Regex::is_match) runs inline before
+/// the engine, for the fast paths that patterns of property names and
+/// string values most often have: cheap enough that a call would cost
+/// more than the test.
+#[derive(Debug, Clone, Copy)]
+pub enum Shortcut {
+    /// No shortcut: the engine decides.
+    None,
+    /// Decides the haystacks whose bytes are all in the span.
+    Span(SpanRun),
+    /// Decides every haystack.
+    Literal(ShortLiteral),
+}
+
+impl Shortcut {
+    /// The verdict, if the shortcut gives one.
+    #[inline(always)]
+    pub fn decide(&self, haystack: &[u8]) -> Option<bool> {
+        match self {
+            Shortcut::None => None,
+            Shortcut::Span(run) => run.decide(haystack),
+            Shortcut::Literal(literal) => Some(literal.decide(haystack)),
+        }
+    }
+}
+
 impl FastPath {
-    /// The [`SpanRun`] shortcut, if this is a whole-haystack run of a set
-    /// with a span.
-    pub fn span_run(&self) -> Option<SpanRun> {
+    /// The [`Shortcut`] of this fast path: a [`SpanRun`] for a
+    /// whole-haystack run of a set with a span, a [`ShortLiteral`] for a
+    /// short literal anchored at the start.
+    pub fn shortcut(&self) -> Shortcut {
         match self {
             FastPath::Run(Run {
                 members: Members::Set { span: Some(span), .. },
                 min,
                 max,
                 anchoring: Anchoring::Whole,
-            }) => Some(SpanRun { span: *span, min: *min, max: max.unwrap_or(u64::MAX) }),
-            _ => None,
+            }) => Shortcut::Span(SpanRun { span: *span, min: *min, max: max.unwrap_or(u64::MAX) }),
+            FastPath::Literal { text, anchoring: anchoring @ (Anchoring::Start | Anchoring::Whole) } => {
+                ShortLiteral::new(text, *anchoring == Anchoring::Whole).map_or(Shortcut::None, Shortcut::Literal)
+            }
+            _ => Shortcut::None,
         }
     }
 }
@@ -1120,15 +1186,41 @@ mod tests {
         assert_eq!(span(r"^[^\x00]+$"), Some((1, 0x7f)));
         assert_eq!(span(r"^[a-z]+$"), None);
         // Whole-haystack runs also get the shortcut; others do not.
-        let shortcut = |pattern: &str| detect(pattern).and_then(|f| f.span_run());
-        let run = shortcut(r"^\S{2,9}$").expect("a whole run");
+        let shortcut = |pattern: &str| detect(pattern).map_or(Shortcut::None, |f| f.shortcut());
+        let run = shortcut(r"^\S{2,9}$");
+        assert!(matches!(run, Shortcut::Span(_)), "{run:?}");
         assert_eq!(run.decide(b"ab"), Some(true));
         assert_eq!(run.decide(b"a"), Some(false));
         assert_eq!(run.decide(b"abcdefghij"), Some(false));
         assert_eq!(run.decide(b"a b"), None);
         assert_eq!(run.decide("aé".as_bytes()), None);
-        assert!(shortcut(r"\S+").is_none());
-        assert!(shortcut(r"^\S+").is_none());
+        assert!(matches!(shortcut(r"\S+"), Shortcut::None));
+        assert!(matches!(shortcut(r"^\S+"), Shortcut::None));
+    }
+
+    #[test]
+    fn short_literals_at_the_start_are_decided_by_the_shortcut() {
+        let shortcut = |pattern: &str| detect(pattern).map_or(Shortcut::None, |f| f.shortcut());
+        let prefix = shortcut("^x-");
+        assert!(matches!(prefix, Shortcut::Literal(_)), "{prefix:?}");
+        assert_eq!(prefix.decide(b"x-foo"), Some(true));
+        assert_eq!(prefix.decide(b"x-"), Some(true));
+        assert_eq!(prefix.decide(b"x"), Some(false));
+        assert_eq!(prefix.decide(b"y-foo"), Some(false));
+        assert_eq!(prefix.decide(b""), Some(false));
+        let whole = shortcut("^(default)$");
+        assert!(matches!(whole, Shortcut::Literal(_)), "{whole:?}");
+        assert_eq!(whole.decide(b"default"), Some(true));
+        assert_eq!(whole.decide(b"defaults"), Some(false));
+        assert_eq!(whole.decide(b"defaul"), Some(false));
+        // Eight bytes fit; nine, or a literal elsewhere, go to the engine.
+        assert_eq!(shortcut("^abcdefgh").decide(b"abcdefghi"), Some(true));
+        assert!(matches!(shortcut("^abcdefghi"), Shortcut::None));
+        assert!(matches!(shortcut("x-$"), Shortcut::None));
+        assert!(matches!(shortcut("x-"), Shortcut::None));
+        // A multi-byte character is compared byte by byte.
+        assert_eq!(shortcut("^é$").decide("é".as_bytes()), Some(true));
+        assert_eq!(shortcut("^é$").decide("e".as_bytes()), Some(false));
     }
 
     proptest::proptest! {

@@ -1041,6 +1041,39 @@ proptest! {
     ) {
         agrees_with_linear_engine(&pattern, &haystacks)?;
     }
+
+    /// Literals at the start or as the whole, up to and past the length
+    /// the inline shortcut holds, on haystacks that share their first
+    /// bytes: the shortcut agrees with the linear engine.
+    #[test]
+    fn anchored_literals_agree_with_the_linear_engine(
+        (pattern, haystacks) in anchored_literal_strategy(),
+    ) {
+        agrees_with_linear_engine(&pattern, &haystacks)?;
+    }
+}
+
+/// A literal of 1 to 10 characters (`a`, `b`, `-`, `é`) after `^`, with
+/// or without `$`, and haystacks made of a prefix of it (maybe all of it)
+/// followed by characters of the same alphabet.
+fn anchored_literal_strategy() -> impl Strategy<Value = (String, Vec<String>)> {
+    let c = || prop_oneof![Just('a'), Just('b'), Just('-'), Just('é')];
+    let text = prop::collection::vec(c(), 1..=10).prop_map(|chars| chars.into_iter().collect::<String>());
+    let tail = prop::collection::vec(c(), 0..4).prop_map(|chars| chars.into_iter().collect::<String>());
+    (text, any::<bool>(), prop::collection::vec((any::<prop::sample::Index>(), tail), 8)).prop_map(
+        |(text, whole, cuts)| {
+            let chars: Vec<char> = text.chars().collect();
+            let haystacks = cuts
+                .into_iter()
+                .map(|(cut, tail)| {
+                    // Half the haystacks start with the whole literal.
+                    let kept = if cut.index(2) == 0 { chars.len() } else { cut.index(chars.len() + 1) };
+                    chars.iter().take(kept).collect::<String>() + &tail
+                })
+                .collect();
+            (if whole { format!("^{text}$") } else { format!("^{text}") }, haystacks)
+        },
+    )
 }
 
 /// Runs of sets holding every printable ASCII character but maybe the
