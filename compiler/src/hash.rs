@@ -13,6 +13,11 @@
 //!   no long-running state to study; foldhash hashes a short string in a
 //!   few multiplies, where the standard library's SipHash took about 7% of
 //!   a large schema's compile time (fhir's).
+//! * [`ValueState`]: the keyed hash of instance values (`uniqueItems` over
+//!   many items), foldhash again with a seed drawn per evaluation: an
+//!   instance cannot aim collisions at it either, and a collision only
+//!   costs an equality test, charged as fuel. The table of those hashes is
+//!   an [`IdMap`]: its keys are outputs of the keyed hash already.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -77,6 +82,9 @@ pub type TextMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 /// A `HashSet` of text from the schema, with a per-table seed.
 pub type TextSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
+
+/// The keyed hash of instance values; `default()` draws a new seed.
+pub type ValueState = foldhash::fast::RandomState;
 
 #[cfg(test)]
 mod tests {

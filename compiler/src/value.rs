@@ -360,7 +360,80 @@ fn object_members_equal<'a>(
 /// hash (e.g. std's `RandomState`, so adversarial inputs can't force
 /// collisions). Also returns the number of JSON nodes hashed (the work
 /// done, for fuel accounting).
+///
+/// When maps iterate in key order ([`maps_are_sorted`]), equal objects list
+/// the same members in the same order, so the value is hashed as one
+/// stream, in one hasher ([`hash_sorted`]); otherwise each member is hashed
+/// apart and the object by their sum, which ignores order
+/// ([`hash_unordered`]). Both walk the value with a stack of their own,
+/// whatever its depth.
+#[inline]
 pub fn hash<S: BuildHasher>(value: &Value, state: &S) -> (u64, usize) {
+    if maps_are_sorted() { hash_sorted(value, state) } else { hash_unordered(value, state) }
+}
+
+/// [`hash`] for maps in key order, as one stream: each node's kind with
+/// the length of its text or members (one word), a member's key before its
+/// value, and scalars where they stand; the contents of nested arrays and
+/// objects come after, in the order a stack of them gives. The stream
+/// follows from the value alone, and the lengths keep different values'
+/// streams apart.
+fn hash_sorted<S: BuildHasher>(value: &Value, state: &S) -> (u64, usize) {
+    /// Writes `v`'s kind and length (and a scalar's content); a container
+    /// is pushed on `nested`, its contents to come.
+    #[inline(always)]
+    fn visit<'a, H: Hasher>(h: &mut H, v: &'a Value, nested: &mut SmallVec<[&'a Value; 8]>) {
+        let word = |len: usize, kind: u64| (len as u64) << 3 | kind;
+        match v {
+            Value::Null => h.write_u64(0),
+            Value::Bool(b) => h.write_u64(1 + u64::from(*b)),
+            Value::Number(n) => {
+                h.write_u64(3);
+                Num::from_json(n).hash_into(h);
+            }
+            Value::String(s) => {
+                h.write_u64(word(s.len(), 4));
+                h.write(s.as_bytes());
+            }
+            Value::Array(items) => {
+                h.write_u64(word(items.len(), 5));
+                nested.push(v);
+            }
+            Value::Object(map) => {
+                h.write_u64(word(map.len(), 6));
+                nested.push(v);
+            }
+        }
+    }
+    let mut h = state.build_hasher();
+    let mut nested: SmallVec<[&Value; 8]> = SmallVec::new();
+    let mut visited = 1usize;
+    visit(&mut h, value, &mut nested);
+    while let Some(container) = nested.pop() {
+        match container {
+            Value::Array(items) => {
+                visited += items.len();
+                for item in items {
+                    visit(&mut h, item, &mut nested);
+                }
+            }
+            Value::Object(map) => {
+                visited += map.len();
+                for (key, item) in map {
+                    h.write_u64(key.len() as u64);
+                    h.write(key.as_bytes());
+                    visit(&mut h, item, &mut nested);
+                }
+            }
+            _ => {}
+        }
+    }
+    (h.finish(), visited)
+}
+
+/// [`hash`] for maps in any order: members hashed apart, objects by the
+/// sum of their members' hashes.
+fn hash_unordered<S: BuildHasher>(value: &Value, state: &S) -> (u64, usize) {
     let mut visited = 0usize;
     enum Work<'a> {
         Visit(&'a Value),
@@ -586,6 +659,26 @@ mod tests {
         assert_ne!(h(json!([1, 2])), h(json!([2, 1])));
         assert_ne!(h(json!({"a": 1})), h(json!({"b": 1})));
         assert_eq!(hash(&json!([1, [2, 3]]), &s).1, 5);
+    }
+
+    /// Both ways of hashing agree with equality, the unordered one
+    /// whatever the maps' order; neither confuses values that differ only
+    /// in how their text is split or nested.
+    #[test]
+    fn both_hashes_agree_with_equality_and_tell_splits_apart() {
+        let s = RandomState::new();
+        for hash in [hash_sorted::<RandomState>, hash_unordered::<RandomState>] {
+            let h = |v: serde_json::Value| hash(&v, &s).0;
+            assert_eq!(h(json!([1, {"a": 2.0, "b": [null, true]}])), h(json!([1.0, {"b": [null, true], "a": 2}])));
+            assert_eq!(h(json!({"x": {"y": "z"}})), h(json!({"x": {"y": "z"}})));
+            assert_ne!(h(json!(["ab", "c"])), h(json!(["a", "bc"])));
+            assert_ne!(h(json!({"ab": "c"})), h(json!({"a": "bc"})));
+            assert_ne!(h(json!([[1], 2])), h(json!([[1, 2]])));
+            assert_ne!(h(json!([{}, 1])), h(json!([{"": 1}])));
+            assert_ne!(h(json!("1")), h(json!(1)));
+            assert_ne!(h(json!(null)), h(json!(false)));
+            assert_eq!(hash(&json!({"a": [1, [2, 3]], "b": {}}), &s).1, 7);
+        }
     }
 
     #[test]

@@ -1,12 +1,10 @@
 //! The fused array instruction and `unevaluatedItems`.
 
-use std::collections::HashMap;
-use std::collections::hash_map::RandomState;
-
 use serde_json::Value;
 use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{ArrayChecks, ItemsPlan, NodeFlags, NodeId};
+use schemavm_compiler::hash::{IdMap, ValueState};
 use schemavm_compiler::value::{self, JsonType, TypeSet};
 
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Stop, Vm};
@@ -417,8 +415,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
             return Ok(None);
         }
-        let state = RandomState::new();
-        let mut seen: HashMap<u64, SmallVec<[usize; 1]>> = HashMap::with_capacity(items.len());
+        // A seed of its own per check (see [`ValueState`]); the table of
+        // hashes needs no second keyed hash.
+        let state = ValueState::default();
+        let mut seen: IdMap<u64, SmallVec<[usize; 1]>> =
+            IdMap::with_capacity_and_hasher(items.len(), Default::default());
         for (j, item) in items.iter().enumerate() {
             let (hash, work) = value::hash(item, &state);
             self.meter.charge(work as u64)?;
