@@ -145,8 +145,7 @@ impl ShortLiteral {
             return false;
         }
         // `len` is at most the array's size (see `new`).
-        let text = self.bytes.get(..len).unwrap_or_default();
-        haystack.len() >= len && haystack.iter().zip(text).all(|(a, b)| a == b)
+        starts_with(haystack, self.bytes.get(..len).unwrap_or_default())
     }
 }
 
@@ -179,7 +178,7 @@ impl Shortcut {
 impl FastPath {
     /// The [`Shortcut`] of this fast path: a [`SpanRun`] for a
     /// whole-haystack run of a set with a span, a [`ShortLiteral`] for a
-    /// short literal anchored at the start.
+    /// short literal at the start or as the whole.
     pub fn shortcut(&self) -> Shortcut {
         match self {
             FastPath::Run(Run {
