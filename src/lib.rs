@@ -517,6 +517,103 @@ mod tests {
         );
     }
 
+    /// The least fuel with which `finishes` decides (a binary search; the
+    /// default budget's fuel at most).
+    fn least_fuel(finishes: impl Fn(&Budget) -> bool) -> u64 {
+        let (mut lo, mut hi) = (0u64, Budget::default().fuel);
+        assert!(finishes(&Budget { fuel: hi, ..Budget::default() }));
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if finishes(&Budget { fuel: mid, ..Budget::default() }) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        hi
+    }
+
+    /// The fuel `iter_errors` needs on `instance`, and `is_valid`'s.
+    fn recording_and_quiet_fuel(v: &Validator, instance: &Value) -> (u64, u64) {
+        let recording = least_fuel(|b| !v.iter_errors_with(instance, b).any(|e| e.is_budget_exceeded()));
+        let quiet = least_fuel(|b| !matches!(v.outcome_with(instance, b), Outcome::BudgetExceeded { .. }));
+        (recording, quiet)
+    }
+
+    /// A `oneOf` of `tags.len()` variants told apart by `tag`, each with
+    /// `content` referencing the list again, and `fields` required
+    /// integer properties.
+    fn tagged_recursion(tags: usize, fields: usize) -> Value {
+        let names: Vec<String> = (0..fields).map(|f| format!("f{f}")).collect();
+        let variants: Vec<Value> = (0..tags)
+            .map(|t| {
+                let mut properties = serde_json::Map::new();
+                properties.insert("tag".into(), json!({"const": format!("t{t}")}));
+                properties.insert("content".into(), json!({"$ref": "#/$defs/D"}));
+                for name in &names {
+                    properties.insert(name.clone(), json!({"type": "integer", "minimum": 0}));
+                }
+                let required: Vec<&str> = std::iter::once("tag").chain(names.iter().map(String::as_str)).collect();
+                json!({"properties": properties, "required": required})
+            })
+            .collect();
+        json!({"$ref": "#/$defs/D", "$defs": {"D": {"oneOf": variants}}})
+    }
+
+    /// `depth` levels of `content`, each tagged `t0` or `t1`, ending in
+    /// one tagged `bottom`; each with `fields` fields.
+    fn tagged_chain(depth: usize, fields: usize, bottom: &str) -> Value {
+        let level = |tag: String, content: Option<Value>| {
+            let mut o = serde_json::Map::new();
+            o.insert("tag".into(), json!(tag));
+            o.extend(content.map(|c| ("content".to_string(), c)));
+            o.extend((0..fields).map(|f| (format!("f{f}"), json!(f))));
+            Value::Object(o)
+        };
+        (0..depth).fold(level(bottom.to_string(), None), |x, depth| level(format!("t{}", depth % 2), Some(x)))
+    }
+
+    #[test]
+    fn recording_discriminated_recursion_takes_linear_fuel() {
+        // Recording runs each of the eight variants at every level; the
+        // boolean path (not memoized there) runs the one `tag` names. A
+        // quiet check while recording still memoizes, so the checks below
+        // each level's variants do not walk the rest of the chain again.
+        let v = Validator::new(&tagged_recursion(8, 2)).unwrap();
+        let fuel = |depth| recording_and_quiet_fuel(&v, &tagged_chain(depth, 2, "none"));
+        let ((short, short_quiet), (long, long_quiet)) = (fuel(40), fuel(80));
+        assert!(long < short * 5 / 2, "iter_errors: {short} at depth 40, {long} at 80");
+        assert!(long_quiet < short_quiet * 5 / 2, "is_valid: {short_quiet} at depth 40, {long_quiet} at 80");
+        let errors: Vec<String> = v.iter_errors(&tagged_chain(2, 2, "none")).map(|e| e.to_string()).collect();
+        let none = |at: &str, closest: u32| {
+            format!("{at}: matched none of 8 alternatives (exactly one must match); closest is #{closest}")
+        };
+        let tag = r#"$.content.content.tag: must be "t0" (got "none")"#;
+        assert_eq!(errors, [none("$", 1), none("$.content", 0), none("$.content.content", 0), tag.to_string()]);
+    }
+
+    #[test]
+    fn recording_a_passing_list_runs_no_failing_alternative() {
+        // Forty variants of twenty fields each, as the root (evaluated
+        // recording from the start) and beside a failing `required` (its
+        // node fails quietly, so its keywords are recorded). Recorded, the
+        // 39 variants the discriminator rules out would each run, and their
+        // `content` too.
+        let schema = tagged_recursion(40, 20);
+        let (defs, variants) = (&schema["$defs"], &schema["$defs"]["D"]["oneOf"]);
+        let root = json!({"$defs": defs, "oneOf": variants});
+        let beside = json!({"$defs": defs, "properties": {"x": {"oneOf": variants, "required": ["other"]}}});
+        let instance = tagged_chain(1, 20, "t5");
+        let quiet = recording_and_quiet_fuel(&Validator::new(&root).unwrap(), &instance).1;
+        for (schema, instance, errors) in [(root, instance.clone(), 0), (beside, json!({"x": instance}), 1)] {
+            let v = Validator::new(&schema).unwrap();
+            assert_eq!(v.iter_errors(&instance).count(), errors);
+            let recording = recording_and_quiet_fuel(&v, &instance).0;
+            // (Without the list's quiet trial: 7,984 and 7,858, against 262.)
+            assert!(recording <= 2 * quiet, "iter_errors {recording}, is_valid {quiet} (the list alone)");
+        }
+    }
+
     #[test]
     fn dropped_alternative_errors_give_their_count_back_through_the_memo() {
         // `d11` applies `d0` 2048 times at each location: memoized. Its

@@ -870,15 +870,26 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// it evaluated is added to `ev` only if it passes.
     #[inline]
     fn passes_quietly<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        self.quiet_trial::<TRACK>(ev, |vm, ev| vm.node::<TRACK>(id, v, ev))
+    }
+
+    /// Runs `check` with recording off; with `TRACK`, on its own
+    /// [`Evaluated`], merged into `ev` only if it passes.
+    #[inline(always)]
+    fn quiet_trial<const TRACK: bool>(
+        &mut self,
+        ev: &mut Evaluated,
+        check: impl FnOnce(&mut Self, &mut Evaluated) -> Flow,
+    ) -> Flow {
         if TRACK {
             let mut trial = Evaluated::default();
-            let passed = self.quietly(|vm| vm.node::<true>(id, v, &mut trial));
+            let passed = self.quietly(|vm| check(vm, &mut trial));
             if passed == Ok(true) {
                 ev.merge(&trial);
             }
             passed
         } else {
-            self.quietly(|vm| vm.node::<false>(id, v, ev))
+            self.quietly(|vm| check(vm, ev))
         }
     }
 
@@ -975,6 +986,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         return self.run::<TRACK>(program.code_of(node), v, ev);
                     }
                     Entry::Memo => return self.memoized::<TRACK>(id, v, ev),
+                    // A node only recording memoizes: so does a quiet
+                    // check while recording (the check below every
+                    // recorded alternative would otherwise run it again
+                    // for each).
+                    Entry::Counted | Entry::Full if M::COLLECT && node.flags().contains(NodeFlags::MEMO) => {
+                        return self.memoized::<TRACK>(id, v, ev);
+                    }
                     Entry::Counted => {
                         self.meter.enter()?;
                         // Most nodes are one instruction: run in place,
@@ -1522,6 +1540,15 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 let children = Bits(admitting).filter_map(|i| list.get(i).copied());
                 return self.first_matches(combine, children, false, v, ev);
+            }
+        }
+        if M::COLLECT && !M::ANNOTATE && self.collecting() {
+            // A list that passes quietly (through its discriminator, if
+            // any) reports nothing: the usual case needs no alternative
+            // recorded, nor the errors of those that fail.
+            let passed = self.quiet_trial::<TRACK>(ev, |vm, ev| vm.alternatives::<TRACK>(combine, list_id, v, ev))?;
+            if passed {
+                return Ok(true);
             }
         }
         let list = self.program.list(list_id);

@@ -202,24 +202,33 @@ fn plan(program: &Program, rest: NodeId) -> ItemsPlan {
 /// Whether entering `node` changes nothing but the cost of its verdict
 /// while nothing is recorded, so that an evaluation may go straight to
 /// the node it leads to ([`Entry::Forward`] for a `$ref`, a discriminated
-/// list for a nested one): it tracks nothing, is not memoized (its memo
-/// bounds what runs below it), and the program keeps no dynamic scope
-/// (`dynamic_scope`; entering a node may change it).
+/// list for a nested one): it is [untracked](untracked) and not memoized
+/// (its memo bounds what runs below it, while recording at least).
 pub(super) fn passable(node: &Node, dynamic_scope: bool) -> bool {
+    untracked(node, dynamic_scope) && !node.flags.contains(NodeFlags::MEMO)
+}
+
+/// Whether `node` tracks nothing and the program keeps no dynamic scope
+/// (`dynamic_scope`; entering a node may change it): entering it needs no
+/// bookkeeping but depth and fuel.
+fn untracked(node: &Node, dynamic_scope: bool) -> bool {
     let f = node.flags;
-    !dynamic_scope
-        && !f.contains(NodeFlags::MEMO)
-        && !f.contains(NodeFlags::TRACKS_PROPERTIES)
-        && !f.contains(NodeFlags::TRACKS_ITEMS)
+    !dynamic_scope && !f.contains(NodeFlags::TRACKS_PROPERTIES) && !f.contains(NodeFlags::TRACKS_ITEMS)
 }
 
 /// Decides each node's [`Entry`] from its flags (after every analysis),
-/// and with them each property's [`QuickCheck`].
-pub(super) fn set_entries(program: &mut Program) {
+/// and with them each property's [`QuickCheck`]. `quiet_memo`: per node,
+/// whether the boolean path memoizes it (the cost analysis's choice, for
+/// nodes that are [`NodeFlags::MEMO`]); a `MEMO` node it does not is
+/// [`Entry::Counted`] (or `Full`), which an evaluation that records
+/// errors still memoizes when it checks the node quietly.
+pub(super) fn set_entries(program: &mut Program, quiet_memo: &[bool]) {
     let dynamic_scope = program.flags.uses_dynamic_scope;
     let quietly_valid = quietly_valid(program);
-    for (node, quietly_valid) in program.nodes.iter_mut().zip(quietly_valid) {
+    for (i, (node, quietly_valid)) in program.nodes.iter_mut().zip(quietly_valid).enumerate() {
         let f = node.flags;
+        // (Memoized unless the analysis said otherwise.)
+        let memo = quiet_memo.get(i).copied().unwrap_or(true);
         node.entry = if f.contains(NodeFlags::ALWAYS_VALID) {
             Entry::Valid
         } else if f.contains(NodeFlags::ALWAYS_INVALID) {
@@ -236,10 +245,10 @@ pub(super) fn set_entries(program: &mut Program) {
                 Some([_]) => Entry::Single,
                 _ => Entry::Direct,
             }
-        } else if f.contains(NodeFlags::MEMO) {
+        } else if f.contains(NodeFlags::MEMO) && memo {
             Entry::Memo
-        } else if passable(node, dynamic_scope) {
-            // (Not memoized: the branch above.)
+        } else if untracked(node, dynamic_scope) {
+            // Not memoized on the boolean path: the branch above.
             Entry::Counted
         } else {
             Entry::Full

@@ -33,6 +33,28 @@
 //!
 //! Both are recorded per node ([`NodeCost`]) for `schemavm explain`.
 //! The analysis itself is bounded by [`Limits::max_analysis_work`].
+//!
+//! # Two ways of evaluating
+//!
+//! While errors or annotations are recorded, every alternative of an
+//! `anyOf`/`oneOf` runs. On the boolean path, a discriminated list runs
+//! only the alternatives an object's property admits (its
+//! [`Discriminator`]'s candidates for the value, for the property's
+//! absence, or the one alternative a type switch picks), so applications
+//! to properties that only different candidates make never meet: the
+//! `content` of a dozen `tag` variants that all `$ref` one recursive
+//! definition, or the `text` of 146 FHIR resources. Every count is kept
+//! for both ways ([`Weight`]): [`NodeFlags::MEMO`] is the set the
+//! recording count asks for, and the boolean path memoizes (through
+//! [`Entry::Memo`](crate::bytecode::Entry::Memo)) only the nodes its own
+//! count asks for ([`Memoized::quiet`]). Each node applied in place
+//! through exactly one alternative of such a list, whatever the path, is
+//! *owned* by it ([`Owner`]); a property's landings whose owners are
+//! alternatives of one list are grouped, for the boolean count, once per
+//! set of alternatives that can run together ([`Graph::candidate_sets`]),
+//! with the landings nothing owns. Items are never split so: the
+//! discriminator applies to objects only, and an array runs every
+//! alternative.
 
 use crate::bytecode::*;
 use crate::compile::analysis::Adjacency;
@@ -131,15 +153,19 @@ fn detached_entries(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
 const MAX_UNSHARED_PATHS: u64 = 4;
 
 /// Runs the analysis: sets [`NodeFlags::MEMO`], records [`NodeCost`]s and
-/// enforces the fan-out and in-place depth limits.
+/// enforces the fan-out and in-place depth limits. Returns, per node,
+/// whether the boolean path memoizes it ([`Memoized::quiet`]; only nodes
+/// that are `MEMO`).
+///
+/// Needs the program's discriminators (see the module docs).
 ///
 /// An entry that is a chain of lone `$ref`s costs its chain plus its
 /// target's location, so each target is walked once however many entries
 /// reference it (large schemas reference one big `oneOf` from hundreds of
 /// places).
-pub(super) fn analyze(program: &mut Program, in_place: &Adjacency, limits: &Limits) -> Result<(), CompileError> {
+pub(super) fn analyze(program: &mut Program, in_place: &Adjacency, limits: &Limits) -> Result<Vec<bool>, CompileError> {
     let n = program.nodes.len();
-    let mut memo = vec![false; n];
+    let mut memo = Memoized { full: vec![false; n], quiet: vec![false; n] };
     let mut costs = vec![NodeCost::default(); n];
     let graph = Graph::new(program, in_place);
     let cheap = program.nodes.iter().map(|node| node.flags.contains(NodeFlags::CHEAP)).collect();
@@ -167,13 +193,18 @@ pub(super) fn analyze(program: &mut Program, in_place: &Adjacency, limits: &Limi
         }
         check(program, entry, cost, limits)?;
     }
-    for (node, m) in program.nodes.iter_mut().zip(memo) {
-        if m && !node.flags.contains(NodeFlags::ALWAYS_VALID) {
+    let Memoized { full, mut quiet } = memo;
+    for ((node, full), quiet) in program.nodes.iter_mut().zip(full).zip(quiet.iter_mut()) {
+        let full = full && !node.flags.contains(NodeFlags::ALWAYS_VALID);
+        if full {
             node.flags.insert(NodeFlags::MEMO);
         }
+        // Each boolean count is at most its recording one, but for nodes
+        // that run again: memoized at most where recording memoizes.
+        *quiet &= full;
     }
     program.costs = costs;
-    Ok(())
+    Ok(quiet)
 }
 
 /// The location of one entry and of the children several of its
@@ -184,7 +215,7 @@ fn walk_entry(
     graph: &Graph<'_>,
     walk: &mut Walk,
     entry: NodeId,
-    memo: &mut [bool],
+    memo: &mut Memoized,
     limits: &Limits,
 ) -> Result<NodeCost, CompileError> {
     let too_much = |w| limit(program, entry, "max_analysis_work", w, limits.max_analysis_work);
@@ -202,9 +233,9 @@ fn walk_entry(
     }
     let mut landings = std::mem::take(&mut walk.landings);
     landings.clear();
-    let cost = walk.location(graph, &[(entry, 1)], &[], memo, Some(&mut landings)).map_err(too_much)?;
+    let cost = walk.location(graph, &[(entry, Weight::ONE)], &[], memo, Some(&mut landings)).map_err(too_much)?;
     check(program, entry, cost, limits)?;
-    let groups = coinciding_groups(&landings, walk).map_err(too_much)?;
+    let groups = coinciding_groups(graph, &landings, walk).map_err(too_much)?;
     walk.landings = landings;
     for (group, leaves) in groups.iter() {
         let cost = walk.location(graph, group, leaves, memo, None).map_err(too_much)?;
@@ -264,24 +295,86 @@ fn entries(program: &Program, graph: &Graph<'_>) -> Vec<NodeId> {
     (0..program.nodes.len()).filter(|i| is_entry.get(*i) == Some(&true)).map(|i| NodeId(i as u32)).collect()
 }
 
+/// Evaluations of a node, counted both ways the VM evaluates (see the
+/// module docs): while recording, and on the boolean path.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Weight {
+    full: u64,
+    quiet: u64,
+}
+
+impl Weight {
+    const ONE: Weight = Weight { full: 1, quiet: 1 };
+
+    fn plus(self, other: Weight) -> Weight {
+        Weight { full: self.full.saturating_add(other.full), quiet: self.quiet.saturating_add(other.quiet) }
+    }
+
+    /// The recording count alone (the boolean one zero).
+    fn full_only(self) -> Weight {
+        Weight { full: self.full, quiet: 0 }
+    }
+
+    /// The boolean count alone.
+    fn quiet_only(self) -> Weight {
+        Weight { full: 0, quiet: self.quiet }
+    }
+
+    /// More than one evaluation either way.
+    fn shared(self) -> bool {
+        self.full >= 2 || self.quiet >= 2
+    }
+}
+
+/// An alternative of a discriminated `anyOf`/`oneOf`: its list and its
+/// index there.
+type Alternative = (ListId, u32);
+
+/// What a node of a location is applied in place through, as far as the
+/// boolean path's discriminators go (see the module docs).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Owner {
+    /// Not reached yet.
+    #[default]
+    Unreached,
+    /// Reached otherwise, or through different alternatives.
+    Free,
+    /// Reached only through this alternative (the outermost such).
+    By(Alternative),
+}
+
+impl Owner {
+    /// The owner of a node reached by both `self` and `other`.
+    fn meet(self, other: Owner) -> Owner {
+        match self {
+            Owner::Unreached => other,
+            _ if self == other => self,
+            _ => Owner::Free,
+        }
+    }
+}
+
 /// Applications to children of one location: (child, node, number of
-/// evaluations).
-type Landings = Vec<(Child, NodeId, u64)>;
+/// evaluations, owner of the applying node).
+type Landings = Vec<(Child, NodeId, Weight, Owner)>;
 
 /// A root of a location: a node and its number of evaluations.
-type Root = (NodeId, u64);
+type Root = (NodeId, Weight);
+
+/// A landing's node, evaluations and owner, once its child is known.
+type Applied = (NodeId, Weight, Owner);
 
 /// Groups of location roots, (node, evaluations) each, stored end to
 /// end: group `i` is `roots[ends[i - 1]..ends[i]]`, followed by the lone
 /// leaves `wild[tails[i]]` when `tails[i]` is set.
 #[derive(Default)]
 struct Groups {
-    roots: Vec<(NodeId, u64)>,
+    roots: Vec<Root>,
     ends: Vec<usize>,
     tails: Vec<Option<usize>>,
     /// The key and item wildcard landings, merged, when all of a kind's
     /// are lone leaves ([`Walk::lone`]); empty otherwise.
-    wild: [Vec<(NodeId, u64)>; 2],
+    wild: [Vec<Root>; 2],
 }
 
 impl Groups {
@@ -306,13 +399,20 @@ impl Groups {
 }
 
 /// Merges `parts` into `roots` (first appearance order, weights of a
-/// node summed), using `root_at` as scratch.
-fn merge_roots(parts: [&[(NodeId, u64)]; 2], root_at: &mut [usize], roots: &mut Vec<(NodeId, u64)>) {
+/// node summed), using `root_at` as scratch. `weigh` gives each landing's
+/// weight in the group, or `None` to leave it out.
+fn merge_roots(
+    parts: [&[Applied]; 2],
+    weigh: impl Fn(Weight, Owner) -> Option<Weight>,
+    root_at: &mut [usize],
+    roots: &mut Vec<Root>,
+) {
     let start = roots.len();
-    for &(node, weight) in parts.iter().flat_map(|p| p.iter()) {
+    for &(node, weight, owner) in parts.iter().flat_map(|p| p.iter()) {
+        let Some(weight) = weigh(weight, owner) else { continue };
         let Some(at) = root_at.get_mut(node.index()) else { continue };
         match roots.get_mut(*at) {
-            Some((_, w)) => *w = w.saturating_add(weight),
+            Some((_, w)) => *w = w.plus(weight),
             None => {
                 *at = roots.len();
                 roots.push((node, weight));
@@ -329,31 +429,37 @@ fn merge_roots(parts: [&[(NodeId, u64)]; 2], root_at: &mut [usize], roots: &mut 
 /// Groups of landings that may hit the same child, when a group holds
 /// more than one evaluation: as (node, evaluations) roots of a location.
 /// A group is a named child (a property or index) with the wildcard
-/// applications of its kind, or a wildcard kind alone.
+/// applications of its kind, or a wildcard kind alone. A property group
+/// whose landings are owned by alternatives of one discriminated list is
+/// split for the boolean count (see the module docs): one group with the
+/// recording count, then one per set of alternatives that can run
+/// together, with the boolean count of the landings they and nothing own.
 /// Building them is charged to the walk's work (`Err` when it runs out).
-fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64> {
+fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) -> Result<Groups, u64> {
     if landings.is_empty() {
         return Ok(Groups::default());
     }
     // Named landings by child in first-seen order (a stable sort by the
     // child's rank keeps each child's landings in order); wildcards by kind.
-    let GroupScratch { mut named, mut ranked, mut any_key, mut any_item, mut runs, mut ends } =
+    // Items are never split by owner: their owners are dropped here.
+    let GroupScratch { mut named, mut ranked, mut any_key, mut any_item, mut runs, mut ends, mut by_alternative } =
         std::mem::take(&mut walk.scratch);
     named.clear();
     ranked.clear();
     any_key.clear();
     any_item.clear();
-    for &(c, node, weight) in landings {
+    for &(c, node, weight, owner) in landings {
         match c {
-            Child::AnyKey => any_key.push((node, weight)),
-            Child::AnyItem => any_item.push((node, weight)),
+            Child::AnyKey => any_key.push((node, weight, owner)),
+            Child::AnyItem => any_item.push((node, weight, Owner::Free)),
             Child::Key(id) | Child::Index(id) => {
                 let Some(rank) = walk.child_rank.get_mut(id as usize) else { continue };
                 if *rank == usize::MAX {
                     *rank = ranked.len();
                     ranked.push(c);
                 }
-                named.push((*rank, node, weight));
+                let owner = if matches!(c, Child::Key(_)) { owner } else { Owner::Free };
+                named.push((*rank, node, weight, owner));
             }
         }
     }
@@ -368,7 +474,7 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64
     // counting sort by rank, stable): `ends[rank]` is where its run ends.
     ends.clear();
     ends.resize(ranked.len(), 0);
-    for &(rank, _, _) in &named {
+    for &(rank, _, _, _) in &named {
         if let Some(e) = ends.get_mut(rank) {
             *e += 1;
         }
@@ -379,11 +485,11 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64
         *e = total - *e;
     }
     runs.clear();
-    runs.resize(named.len(), (NodeId(0), 0));
-    for &(rank, node, weight) in &named {
+    runs.resize(named.len(), (NodeId(0), Weight::default(), Owner::Free));
+    for &(rank, node, weight, owner) in &named {
         if let Some(e) = ends.get_mut(rank) {
             if let Some(slot) = runs.get_mut(*e) {
-                *slot = (node, weight);
+                *slot = (node, weight, owner);
             }
             *e += 1;
         }
@@ -398,7 +504,7 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64
     let wildcards = [&any_key, &any_item];
     for (kind, wildcard) in wildcards.iter().enumerate().filter(|(_, w)| !w.is_empty() && !ranked.is_empty()) {
         let Some(merged) = groups.wild.get_mut(kind) else { continue };
-        merge_roots([wildcard, &[]], &mut walk.root_at, merged);
+        merge_roots([wildcard, &[]], |w, _| Some(w), &mut walk.root_at, merged);
         if merged.iter().all(|(n, _)| walk.lone.get(n.index()) == Some(&true)) {
             for (n, _) in merged.iter() {
                 if let Some(tag) = walk.wild.get_mut(n.index()) {
@@ -409,26 +515,79 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64
             merged.clear();
         }
     }
-    let wild_totals = wildcards.map(|w| w.iter().fold(0u64, |t, (_, w)| t.saturating_add(*w)));
-    let mut add = |list: &[(NodeId, u64)], kind: usize, with_wildcards: bool| -> Result<(), u64> {
-        let wildcard: &[(NodeId, u64)] = if with_wildcards { wildcards.get(kind).map_or(&[], |w| w) } else { &[] };
+    let wild_totals = wildcards.map(|w| w.iter().fold(Weight::default(), |t, (_, w, _)| t.plus(*w)));
+    let mut add = |list: &[Applied], kind: usize, with_wildcards: bool| -> Result<(), u64> {
+        let wildcard: &[Applied] = if with_wildcards { wildcards.get(kind).map_or(&[], |w| w) } else { &[] };
         walk.work = walk.work.saturating_add(list.len() as u64 + wildcard.len() as u64);
         if walk.work > walk.max_work {
             return Err(walk.work);
         }
-        let wild_total = if with_wildcards { wild_totals.get(kind).copied().unwrap_or(0) } else { 0 };
-        let total = list.iter().fold(0u64, |t, (_, w)| t.saturating_add(*w)).saturating_add(wild_total);
-        if total < 2 {
-            return Ok(());
+        // A property group is split by the one list whose alternatives
+        // own some of its landings, unless those nothing owns are shared
+        // on their own (every set would then hold them).
+        let mut free = 0u64;
+        let split = if kind == 0 { split_by(list.iter().chain(wildcard)) } else { None };
+        let split = split.filter(|&list_id| {
+            by_alternative.clear();
+            for &(_, w, owner) in list.iter().chain(wildcard) {
+                match owner {
+                    Owner::By((l, alternative)) if l == list_id => {
+                        let at = alternative as usize;
+                        if by_alternative.len() <= at {
+                            by_alternative.resize(at + 1, 0);
+                        }
+                        if let Some(sum) = by_alternative.get_mut(at) {
+                            *sum = sum.saturating_add(w.quiet);
+                        }
+                    }
+                    _ => free = free.saturating_add(w.quiet),
+                }
+            }
+            free < 2
+        });
+        let wild_total =
+            if with_wildcards { wild_totals.get(kind).copied().unwrap_or_default() } else { Weight::default() };
+        let total = list.iter().fold(wild_total, |t, (_, w, _)| t.plus(*w));
+        let total = if split.is_some() { total.full_only() } else { total };
+        if total.shared() {
+            let trailing = with_wildcards
+                && split.is_none()
+                && !wildcard.is_empty()
+                && groups.wild.get(kind).is_some_and(|w| !w.is_empty())
+                && list.iter().all(|(n, _, _)| walk.wild.get(n.index()).copied().flatten() != Some(kind));
+            let parts = if trailing { [list, &[]] } else { [list, wildcard] };
+            let keep = split.is_some();
+            merge_roots(parts, |w, _| Some(if keep { w.full_only() } else { w }), &mut walk.root_at, &mut groups.roots);
+            groups.ends.push(groups.roots.len());
+            groups.tails.push(trailing.then_some(kind));
         }
-        let trailing = with_wildcards
-            && !wildcard.is_empty()
-            && groups.wild.get(kind).is_some_and(|w| !w.is_empty())
-            && list.iter().all(|(n, _)| walk.wild.get(n.index()).copied().flatten() != Some(kind));
-        let parts = if trailing { [list, &[]] } else { [list, wildcard] };
-        merge_roots(parts, &mut walk.root_at, &mut groups.roots);
-        groups.ends.push(groups.roots.len());
-        groups.tails.push(trailing.then_some(kind));
+        let Some(list_id) = split else { return Ok(()) };
+        // The boolean count: the landings nothing owns, with those of each
+        // set of alternatives that can run together.
+        for set in graph.candidate_sets(list_id) {
+            walk.work = walk.work.saturating_add(set.len() as u64);
+            if walk.work > walk.max_work {
+                return Err(walk.work);
+            }
+            let total =
+                set.iter().fold(free, |t, &a| t.saturating_add(by_alternative.get(a as usize).copied().unwrap_or(0)));
+            if total < 2 {
+                continue;
+            }
+            walk.work = walk.work.saturating_add(list.len() as u64 + wildcard.len() as u64);
+            if walk.work > walk.max_work {
+                return Err(walk.work);
+            }
+            let weigh = |w: Weight, owner: Owner| match owner {
+                Owner::By((l, alternative)) if l == list_id => {
+                    set.binary_search(&alternative).is_ok().then(|| w.quiet_only())
+                }
+                _ => Some(w.quiet_only()),
+            };
+            merge_roots([list, wildcard], weigh, &mut walk.root_at, &mut groups.roots);
+            groups.ends.push(groups.roots.len());
+            groups.tails.push(None);
+        }
         Ok(())
     };
     add(&any_key, 0, false)?;
@@ -445,57 +604,152 @@ fn coinciding_groups(landings: &Landings, walk: &mut Walk) -> Result<Groups, u64
             *tag = None;
         }
     }
-    walk.scratch = GroupScratch { named, ranked, any_key, any_item, runs, ends };
+    walk.scratch = GroupScratch { named, ranked, any_key, any_item, runs, ends, by_alternative };
     Ok(groups)
+}
+
+/// The discriminated list whose alternatives own some of `landings`, when
+/// every owned landing is owned through that one list: the group is then
+/// split for the boolean count. (Landings owned through two lists are
+/// counted together, as while recording.)
+fn split_by<'a>(landings: impl Iterator<Item = &'a Applied>) -> Option<ListId> {
+    let mut list = None;
+    for &(_, _, owner) in landings {
+        if let Owner::By((l, _)) = owner {
+            match list {
+                None => list = Some(l),
+                Some(seen) if seen != l => return None,
+                Some(_) => {}
+            }
+        }
+    }
+    list
 }
 
 /// [`coinciding_groups`]' working lists, kept by the [`Walk`] between
 /// entries.
 #[derive(Default)]
 struct GroupScratch {
-    /// Named landings: (child's rank, node, weight).
-    named: Vec<(usize, NodeId, u64)>,
+    /// Named landings: (child's rank, node, weight, owner).
+    named: Vec<(usize, NodeId, Weight, Owner)>,
     /// The named children in first-seen order.
     ranked: Vec<Child>,
     /// Landings on any property, and on any item.
-    any_key: Vec<Root>,
-    any_item: Vec<Root>,
+    any_key: Vec<Applied>,
+    any_item: Vec<Applied>,
     /// The named landings, child by child, and where each child's run
     /// ends.
-    runs: Vec<Root>,
+    runs: Vec<Applied>,
     ends: Vec<usize>,
+    /// Per alternative of the list splitting a group: the boolean count
+    /// of the landings it owns.
+    by_alternative: Vec<u64>,
 }
 
 /// The program's in-place successors and descending edges, decoded once:
-/// node `i`'s edges are `edges[edge_at[i]..edge_at[i + 1]]`.
+/// node `i`'s edges are `edges[edge_at[i]..edge_at[i + 1]]`; with, for
+/// the boolean count (see the module docs), each successor's tag and each
+/// discriminated list's candidate sets.
 struct Graph<'a> {
     in_place: &'a Adjacency,
     edge_at: Vec<usize>,
     edges: Vec<(Child, NodeId)>,
     /// How many [`ChildIds`] the edges use.
     children: usize,
+    /// Node `i`'s successors' tags are `tags[tag_at[i]..tag_at[i + 1]]`,
+    /// parallel to [`Graph::successors`]: the alternative a successor is
+    /// applied through, when that is the only way its node applies it and
+    /// the alternative's list has [`Graph::candidate_sets`].
+    tag_at: Vec<usize>,
+    tags: Vec<Option<Alternative>>,
+    /// Per list: its candidate sets (empty when not split).
+    sets: Vec<Vec<Box<[u32]>>>,
 }
 
 impl<'a> Graph<'a> {
     fn new(program: &Program, in_place: &'a Adjacency) -> Graph<'a> {
         let n = program.nodes.len();
-        let mut graph =
-            Graph { in_place, edge_at: Vec::with_capacity(n + 1), edges: Vec::with_capacity(n), children: 0 };
+        let mut graph = Graph {
+            in_place,
+            edge_at: Vec::with_capacity(n + 1),
+            edges: Vec::with_capacity(n),
+            children: 0,
+            tag_at: Vec::with_capacity(n + 1),
+            tags: Vec::new(),
+            sets: program.lists.iter().enumerate().map(|(l, list)| sets_of(program, l, list.len())).collect(),
+        };
         graph.edge_at.push(0);
+        graph.tag_at.push(0);
         let names = program.objects.iter().map(|o| o.names.len()).sum();
         let mut ids =
             ChildIds { keys: TextMap::with_capacity_and_hasher(names, Default::default()), ..ChildIds::default() };
+        let mut once = Vec::new();
         for i in 0..n {
             let id = NodeId(i as u32);
             descending_edges(program, id, &mut ids, &mut graph.edges);
             graph.edge_at.push(graph.edges.len());
+            let start = graph.tags.len();
+            let successors = in_place.of(id);
+            graph.tags.resize(start + successors.len(), None);
+            graph.tag(program, id, successors, start, &mut once);
+            graph.tag_at.push(graph.tags.len());
         }
         graph.children = ids.count as usize;
         graph
     }
 
+    /// Tags the successors of `id` (stored from `tags[start]`) that it
+    /// applies once, as an alternative of a list with candidate sets.
+    /// `once` is scratch.
+    fn tag(
+        &mut self,
+        program: &Program,
+        id: NodeId,
+        successors: &[NodeId],
+        start: usize,
+        once: &mut Vec<(NodeId, usize)>,
+    ) {
+        let split = |l: ListId| self.sets.get(l.index()).is_some_and(|s| !s.is_empty());
+        if !program.code(id).iter().any(|i| matches!(*i, Instr::AnyOf(l) | Instr::OneOf(l) if split(l))) {
+            return;
+        }
+        // Each successor with its position, sorted by node: a node's run
+        // of one is applied once.
+        once.clear();
+        once.extend(successors.iter().enumerate().map(|(at, &s)| (s, at)));
+        once.sort_unstable();
+        let applied_once = |node: NodeId| {
+            let at = once.partition_point(|(s, _)| *s < node);
+            match (once.get(at), once.get(at + 1)) {
+                (Some(&(s, position)), next) if s == node && next.is_none_or(|(t, _)| *t != node) => Some(position),
+                _ => None,
+            }
+        };
+        for instr in program.code(id) {
+            let (Instr::AnyOf(l) | Instr::OneOf(l)) = *instr else { continue };
+            if !split(l) {
+                continue;
+            }
+            for (alternative, &node) in program.list(l).iter().enumerate() {
+                let Some(position) = applied_once(node) else { continue };
+                if let Some(tag) = self.tags.get_mut(start + position) {
+                    *tag = Some((l, alternative as u32));
+                }
+            }
+        }
+    }
+
     fn successors(&self, id: NodeId) -> &[NodeId] {
         self.in_place.of(id)
+    }
+
+    /// The tags of [`Graph::successors`] of `id`, in the same order.
+    fn tags(&self, id: NodeId) -> &[Option<Alternative>] {
+        let i = id.index();
+        match (self.tag_at.get(i), self.tag_at.get(i + 1)) {
+            (Some(&start), Some(&end)) => self.tags.get(start..end).unwrap_or(&[]),
+            _ => &[],
+        }
     }
 
     fn edges(&self, id: NodeId) -> &[(Child, NodeId)] {
@@ -505,19 +759,65 @@ impl<'a> Graph<'a> {
             _ => &[],
         }
     }
+
+    /// The distinct sets of alternatives of `list` that the boolean path
+    /// can run together for one object (each sorted).
+    fn candidate_sets(&self, list: ListId) -> &[Box<[u32]>] {
+        self.sets.get(list.index()).map_or(&[], |s| &s[..])
+    }
+}
+
+/// The candidate sets of list `l` (of `len` alternatives) for
+/// [`Graph::candidate_sets`]: those of each value of its discriminator's
+/// property, of other values, and of its absence, with each alternative
+/// in none of them alone (such an alternative runs for no object; alone,
+/// it is counted as any other). Empty when the list has no discriminator,
+/// or some object runs every alternative (its absence decides nothing, or
+/// a set holds them all): splitting would then count what recording
+/// counts.
+fn sets_of(program: &Program, l: usize, len: usize) -> Vec<Box<[u32]>> {
+    let Some(d) = program.discriminators.get(l).and_then(|d| d.as_deref()) else { return Vec::new() };
+    let Some(absent) = d.absent.as_deref() else { return Vec::new() };
+    let mut sets: Vec<Box<[u32]>> = d.slots.iter().map(|s| s.order.clone()).collect();
+    sets.push(d.always.clone());
+    sets.push(absent.into());
+    let mut covered = vec![false; len];
+    for &i in sets.iter().flat_map(|s| s.iter()) {
+        if let Some(c) = covered.get_mut(i as usize) {
+            *c = true;
+        }
+    }
+    sets.extend((0..len as u32).filter(|&i| covered.get(i as usize) == Some(&false)).map(|i| Box::from([i])));
+    sets.retain(|s| !s.is_empty());
+    sets.sort_unstable();
+    sets.dedup();
+    if sets.iter().any(|s| s.len() >= len) {
+        return Vec::new();
+    }
+    sets
 }
 
 /// Per-node state of the walk at the current location.
 #[derive(Debug, Clone, Copy, Default)]
 struct Mark {
-    /// Paths with memoization (what the VM does).
-    paths: u64,
+    /// Paths with memoization (what the VM does), both ways.
+    paths: Weight,
     /// Paths without (a naive evaluator, for reporting).
     raw: u64,
     /// Longest in-place chain.
     depth: u32,
+    /// The alternative that alone applies the node, if one does.
+    owner: Owner,
     /// Visited.
     seen: bool,
+}
+
+/// The nodes to memoize, per way of evaluating (see the module docs).
+struct Memoized {
+    /// While recording: [`NodeFlags::MEMO`].
+    full: Vec<bool>,
+    /// On the boolean path.
+    quiet: Vec<bool>,
 }
 
 /// The per-location walk, with the analysis's work accounting. Its
@@ -608,8 +908,9 @@ impl Walk {
     }
 
     /// Evaluations at one location starting from `roots` (node, times)
-    /// and then `leaves`: memoizes nodes reached twice, and returns the
-    /// location's cost, appending its applications to children to
+    /// and then `leaves`: memoizes nodes reached twice (each way of
+    /// evaluating by its own count), and returns the location's cost
+    /// (recording's count), appending its applications to children to
     /// `landings` if asked. `Err` carries the work done when the analysis
     /// budget runs out.
     ///
@@ -620,9 +921,9 @@ impl Walk {
     fn location(
         &mut self,
         graph: &Graph<'_>,
-        roots: &[(NodeId, u64)],
-        leaves: &[(NodeId, u64)],
-        memo: &mut [bool],
+        roots: &[Root],
+        leaves: &[Root],
+        memo: &mut Memoized,
         mut landings: Option<&mut Landings>,
     ) -> Result<NodeCost, u64> {
         self.reset();
@@ -635,55 +936,66 @@ impl Walk {
         self.work += leaves.len() as u64;
         for &(r, w) in roots {
             if let Some(m) = self.marks.get_mut(r.index()) {
-                m.paths = m.paths.saturating_add(w);
-                m.raw = m.raw.saturating_add(w);
+                m.paths = m.paths.plus(w);
+                m.raw = m.raw.saturating_add(w.full);
+                m.owner = Owner::Free;
             }
         }
         let mut cost = NodeCost::default();
         let order = std::mem::take(&mut self.order);
         for &x in &order {
-            let Mark { paths: p, raw: naive, depth: d, .. } = self.marks.get(x.index()).copied().unwrap_or_default();
-            let memoized = match memo.get_mut(x.index()) {
-                Some(m) => {
-                    *m |= p >= 2 && !self.runs_again(x, p);
-                    *m
-                }
-                None => false,
-            };
-            let effective = if memoized { p.min(1) } else { p };
-            cost.fan_out = cost.fan_out.saturating_add(effective);
+            let Mark { paths, raw: naive, depth: d, owner, .. } =
+                self.marks.get(x.index()).copied().unwrap_or_default();
+            let effective = self.memoize(x, paths, memo);
+            cost.fan_out = cost.fan_out.saturating_add(effective.full);
             cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(naive);
             cost.in_place_depth = cost.in_place_depth.max(d);
             let succ = graph.successors(x);
-            for &y in succ {
+            let tags = graph.tags(x);
+            for (k, &y) in succ.iter().enumerate() {
+                // What applies `x` alone applies its successors; else the
+                // edge's own alternative, if any.
+                let through = match owner {
+                    Owner::By(_) => owner,
+                    _ => tags.get(k).copied().flatten().map_or(Owner::Free, Owner::By),
+                };
                 if let Some(m) = self.marks.get_mut(y.index()) {
-                    m.paths = m.paths.saturating_add(effective);
+                    m.paths = m.paths.plus(effective);
                     m.raw = m.raw.saturating_add(naive);
                     m.depth = m.depth.max(d.saturating_add(1));
+                    m.owner = m.owner.meet(through);
                 }
             }
             let edges = graph.edges(x);
             if let Some(landings) = landings.as_deref_mut() {
-                landings.extend(edges.iter().map(|&(c, t)| (c, t, effective)));
+                landings.extend(edges.iter().map(|&(c, t)| (c, t, effective, owner)));
             }
             self.work += (succ.len() + edges.len()) as u64;
         }
         self.order = order;
         for &(leaf, w) in leaves {
-            let memoized = match memo.get_mut(leaf.index()) {
-                Some(m) => {
-                    *m |= w >= 2 && !self.runs_again(leaf, w);
-                    *m
-                }
-                None => false,
-            };
-            cost.fan_out = cost.fan_out.saturating_add(if memoized { w.min(1) } else { w });
-            cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(w);
+            let effective = self.memoize(leaf, w, memo);
+            cost.fan_out = cost.fan_out.saturating_add(effective.full);
+            cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(w.full);
         }
         if self.work > self.max_work {
             return Err(self.work);
         }
         Ok(cost)
+    }
+
+    /// Memoizes `id`, reached by `paths` at one location, each way it is
+    /// reached twice (unless it [runs again](Walk::runs_again)), and
+    /// returns its evaluations there.
+    fn memoize(&self, id: NodeId, paths: Weight, memo: &mut Memoized) -> Weight {
+        let way = |memo: &mut Vec<bool>, p: u64| match memo.get_mut(id.index()) {
+            Some(m) => {
+                *m |= p >= 2 && !self.runs_again(id, p);
+                if *m { p.min(1) } else { p }
+            }
+            None => p,
+        };
+        Weight { full: way(&mut memo.full, paths.full), quiet: way(&mut memo.quiet, paths.quiet) }
     }
 
     /// Marks `id` visited; false if it already was.
@@ -700,7 +1012,7 @@ impl Walk {
 
     /// The in-place closure of `roots` in topological order, into
     /// [`Walk::order`], by an iterative depth-first search.
-    fn topological_order(&mut self, graph: &Graph<'_>, roots: &[(NodeId, u64)]) -> Result<(), u64> {
+    fn topological_order(&mut self, graph: &Graph<'_>, roots: &[Root]) -> Result<(), u64> {
         let mut post = std::mem::take(&mut self.order);
         let mut stack = std::mem::take(&mut self.stack);
         post.clear();
@@ -829,5 +1141,69 @@ mod tests {
         assert_eq!(memo_and_fan_out(MAX_UNSHARED_PATHS as usize), (vec![], 1 + 2 * MAX_UNSHARED_PATHS));
         let refs = MAX_UNSHARED_PATHS as usize + 1;
         assert_eq!(memo_and_fan_out(refs), (vec!["json-schema:///#/$defs/C".to_string()], 1 + refs as u64 + 1));
+    }
+
+    /// Each memoized node's location, and whether the boolean path
+    /// memoizes it too.
+    fn memoized(schema: serde_json::Value) -> Vec<(String, bool)> {
+        let program = compile(&schema, &CompileOptions::default()).unwrap();
+        program
+            .node_ids()
+            .filter(|id| program.node(*id).flags().contains(crate::bytecode::NodeFlags::MEMO))
+            .map(|id| (program.location(id).to_string(), program.node(id).entry() == crate::bytecode::Entry::Memo))
+            .collect()
+    }
+
+    /// A `oneOf` of tagged variants whose `content` all reference the
+    /// list again: `variant(i)` pins `tag` to `tags[i]`.
+    fn tagged(tags: &[&str], required: bool, extra: serde_json::Value) -> serde_json::Value {
+        let variants: Vec<_> = tags
+            .iter()
+            .map(|tag| {
+                let mut v = json!({"properties": {"tag": {"const": tag}, "content": {"$ref": "#/$defs/D"}}});
+                if required {
+                    v["required"] = json!(["tag"]);
+                }
+                v
+            })
+            .collect();
+        let mut d = json!({"oneOf": variants});
+        if let (Some(d), Some(extra)) = (d.as_object_mut(), extra.as_object()) {
+            d.extend(extra.clone());
+        }
+        json!({"$ref": "#/$defs/D", "$defs": {"D": d}})
+    }
+
+    const D: &str = "json-schema:///#/$defs/D";
+
+    /// Recording runs every variant, so `D` is reached three times at
+    /// each `content`; the boolean path runs the one variant `tag` names.
+    #[test]
+    fn discriminated_alternatives_memoize_only_while_recording() {
+        assert_eq!(memoized(tagged(&["a", "b", "c"], true, json!({}))), [(D.to_string(), false)]);
+    }
+
+    /// Where the boolean path can run several variants for one object,
+    /// it memoizes what they share.
+    #[test]
+    fn shared_candidates_keep_the_boolean_memo() {
+        // Two variants for `a`.
+        assert_eq!(memoized(tagged(&["a", "a", "c"], true, json!({}))), [(D.to_string(), true)]);
+        // `tag` optional: an object without it runs every variant.
+        assert_eq!(memoized(tagged(&["a", "b", "c"], false, json!({}))), [(D.to_string(), true)]);
+        // `content` reached outside the variants as well.
+        let outside = json!({"properties": {"content": {"$ref": "#/$defs/D"}}});
+        assert_eq!(memoized(tagged(&["a", "b", "c"], true, outside)), [(D.to_string(), true)]);
+    }
+
+    /// Items are not discriminated: an array runs every variant.
+    #[test]
+    fn items_through_discriminated_alternatives_stay_memoized() {
+        let variant = |tag: &str| json!({"properties": {"tag": {"const": tag}}, "required": ["tag"], "items": {"$ref": "#/$defs/D"}});
+        let schema = json!({
+            "$ref": "#/$defs/D",
+            "$defs": {"D": {"oneOf": [variant("a"), variant("b"), variant("c")]}}
+        });
+        assert_eq!(memoized(schema), [(D.to_string(), true)]);
     }
 }

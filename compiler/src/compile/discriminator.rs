@@ -443,7 +443,8 @@ fn discriminate<'p>(program: &'p Program, list: &[NodeId]) -> Option<Discriminat
     })
 }
 
-/// Finds the discriminator of every `anyOf`/`oneOf` list.
+/// Finds the discriminator of every `anyOf`/`oneOf` list (their
+/// [`Candidates::decisive`] nodes are left to [`settle_all`]).
 pub(super) fn find(program: &mut Program) {
     let mut found: Vec<Option<Box<Discriminator>>> = vec![None; program.lists.len()];
     for instr in &program.code {
@@ -456,13 +457,12 @@ pub(super) fn find(program: &mut Program) {
         }
     }
     program.discriminators = found;
-    settle_all(program);
 }
 
 /// Fills the [`Candidates::decisive`] node of each discriminator's
 /// values that leave one candidate: where that candidate's node leads
-/// ([`settle`]).
-fn settle_all(program: &mut Program) {
+/// ([`settle`]). Runs once the node entries are set.
+pub(super) fn settle_all(program: &mut Program) {
     let decisive: Vec<Vec<Option<NodeId>>> = program
         .discriminators
         .iter()

@@ -336,10 +336,13 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         program.check_ids().map_err(|e| internal(&e))?;
         let in_place = analysis::Adjacency::in_place(&program);
         analysis::check_and_flag(&mut program, &in_place)?;
-        cost::analyze(&mut program, &in_place, limits)?;
-        analysis::set_entries(&mut program);
-        analysis::plan_items(&mut program);
+        // The cost analysis weighs the boolean path's discriminators; the
+        // nodes they lead to are settled once the node entries are known.
         discriminator::find(&mut program);
+        let quiet_memo = cost::analyze(&mut program, &in_place, limits)?;
+        analysis::set_entries(&mut program, &quiet_memo);
+        analysis::plan_items(&mut program);
+        discriminator::settle_all(&mut program);
         program.shrink_to_fit();
         Ok(program)
     }

@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use schemavm::{Draft, Validator};
+use schemavm_compiler::bytecode::{Entry, NodeFlags};
 
 use crate::CliError;
 use crate::args::Args;
@@ -37,8 +38,11 @@ pub fn run(argv: &[String]) -> Result<ExitCode, CliError> {
     let root = p.cost(p.root());
     let entries = p.node_ids().filter(|n| p.cost(*n).fan_out > 0).count();
     let worst = p.node_ids().map(|n| p.cost(n)).max_by_key(|c| c.fan_out).unwrap_or_default();
-    let memoized =
-        p.node_ids().filter(|n| p.node(*n).flags().contains(schemavm_compiler::bytecode::NodeFlags::MEMO)).count();
+    let memo = p.node_ids().map(|n| p.node(n)).filter(|n| n.flags().contains(NodeFlags::MEMO));
+    // A `MEMO` node not entered through the memo is memoized only while
+    // recording errors (the cost analysis found the boolean path bounded).
+    let (memoized, recording_only) =
+        memo.fold((0, 0), |(all, only), n| (all + 1, only + usize::from(n.entry() != Entry::Memo)));
     crate::outln!(
         "{path}: dialect {}, {} nodes, {} instructions",
         validator.draft(),
@@ -47,7 +51,7 @@ pub fn run(argv: &[String]) -> Result<ExitCode, CliError> {
     )?;
     crate::outln!(
         "cost bounds: root fan-out {} (unmemoized {}), worst entry fan-out {} (unmemoized {}) over {entries} entries, \
-         in-place depth {}; {memoized} memoized nodes",
+         in-place depth {}; {memoized} memoized nodes ({recording_only} only while recording errors)",
         root.fan_out,
         root.unmemoized_fan_out,
         worst.fan_out,
