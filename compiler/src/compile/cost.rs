@@ -398,17 +398,17 @@ impl Groups {
     }
 }
 
-/// Merges `parts` into `roots` (first appearance order, weights of a
+/// Merges `landings` into `roots` (first appearance order, weights of a
 /// node summed), using `root_at` as scratch. `weigh` gives each landing's
 /// weight in the group, or `None` to leave it out.
-fn merge_roots(
-    parts: [&[Applied]; 2],
+fn merge_roots<'a>(
+    landings: impl Iterator<Item = &'a Applied>,
     weigh: impl Fn(Weight, Owner) -> Option<Weight>,
     root_at: &mut [usize],
     roots: &mut Vec<Root>,
 ) {
     let start = roots.len();
-    for &(node, weight, owner) in parts.iter().flat_map(|p| p.iter()) {
+    for &(node, weight, owner) in landings {
         let Some(weight) = weigh(weight, owner) else { continue };
         let Some(at) = root_at.get_mut(node.index()) else { continue };
         match roots.get_mut(*at) {
@@ -442,8 +442,18 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
     // Named landings by child in first-seen order (a stable sort by the
     // child's rank keeps each child's landings in order); wildcards by kind.
     // Items are never split by owner: their owners are dropped here.
-    let GroupScratch { mut named, mut ranked, mut any_key, mut any_item, mut runs, mut ends, mut by_alternative } =
-        std::mem::take(&mut walk.scratch);
+    let GroupScratch {
+        mut named,
+        mut ranked,
+        mut any_key,
+        mut any_item,
+        mut runs,
+        mut ends,
+        mut by_alternative,
+        mut owned,
+        mut owned_at,
+        mut unowned,
+    } = std::mem::take(&mut walk.scratch);
     named.clear();
     ranked.clear();
     any_key.clear();
@@ -504,7 +514,7 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
     let wildcards = [&any_key, &any_item];
     for (kind, wildcard) in wildcards.iter().enumerate().filter(|(_, w)| !w.is_empty() && !ranked.is_empty()) {
         let Some(merged) = groups.wild.get_mut(kind) else { continue };
-        merge_roots([wildcard, &[]], |w, _| Some(w), &mut walk.root_at, merged);
+        merge_roots(wildcard.iter(), |w, _| Some(w), &mut walk.root_at, merged);
         if merged.iter().all(|(n, _)| walk.lone.get(n.index()) == Some(&true)) {
             for (n, _) in merged.iter() {
                 if let Some(tag) = walk.wild.get_mut(n.index()) {
@@ -529,18 +539,27 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
         let split = if kind == 0 { split_by(list.iter().chain(wildcard)) } else { None };
         let split = split.filter(|&list_id| {
             by_alternative.clear();
-            for &(_, w, owner) in list.iter().chain(wildcard) {
-                match owner {
-                    Owner::By((l, alternative)) if l == list_id => {
-                        let at = alternative as usize;
+            owned_at.clear();
+            unowned.clear();
+            for &landing in list.iter().chain(wildcard) {
+                let (_, w, owner) = landing;
+                match owned_by(owner, list_id) {
+                    Some(at) => {
                         if by_alternative.len() <= at {
                             by_alternative.resize(at + 1, 0);
+                            owned_at.resize(at + 1, 0);
                         }
                         if let Some(sum) = by_alternative.get_mut(at) {
                             *sum = sum.saturating_add(w.quiet);
                         }
+                        if let Some(count) = owned_at.get_mut(at) {
+                            *count += 1;
+                        }
                     }
-                    _ => free = free.saturating_add(w.quiet),
+                    None => {
+                        free = free.saturating_add(w.quiet);
+                        unowned.push(landing);
+                    }
                 }
             }
             free < 2
@@ -557,13 +576,22 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
                 && list.iter().all(|(n, _, _)| walk.wild.get(n.index()).copied().flatten() != Some(kind));
             let parts = if trailing { [list, &[]] } else { [list, wildcard] };
             let keep = split.is_some();
-            merge_roots(parts, |w, _| Some(if keep { w.full_only() } else { w }), &mut walk.root_at, &mut groups.roots);
+            let landings = parts.iter().flat_map(|p| p.iter());
+            merge_roots(
+                landings,
+                |w, _| Some(if keep { w.full_only() } else { w }),
+                &mut walk.root_at,
+                &mut groups.roots,
+            );
             groups.ends.push(groups.roots.len());
             groups.tails.push(trailing.then_some(kind));
         }
         let Some(list_id) = split else { return Ok(()) };
         // The boolean count: the landings nothing owns, with those of each
-        // set of alternatives that can run together.
+        // set of alternatives that can run together (each set's own
+        // landings read from their runs, sorted once a set needs them,
+        // not looked for in the whole list).
+        let mut sorted = false;
         for set in graph.candidate_sets(list_id) {
             walk.work = walk.work.saturating_add(set.len() as u64);
             if walk.work > walk.max_work {
@@ -574,17 +602,23 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
             if total < 2 {
                 continue;
             }
-            walk.work = walk.work.saturating_add(list.len() as u64 + wildcard.len() as u64);
+            if !sorted {
+                sort_by_alternative(list.iter().chain(wildcard), list_id, &mut owned, &mut owned_at);
+                sorted = true;
+            }
+            let run = |a: u32| {
+                let a = a as usize;
+                let start = a.checked_sub(1).and_then(|b| owned_at.get(b)).copied().unwrap_or(0);
+                let end = owned_at.get(a).copied().unwrap_or(start);
+                owned.get(start..end).unwrap_or(&[])
+            };
+            let scanned = unowned.len() + set.iter().map(|&a| run(a).len()).sum::<usize>();
+            walk.work = walk.work.saturating_add(scanned as u64);
             if walk.work > walk.max_work {
                 return Err(walk.work);
             }
-            let weigh = |w: Weight, owner: Owner| match owner {
-                Owner::By((l, alternative)) if l == list_id => {
-                    set.binary_search(&alternative).is_ok().then(|| w.quiet_only())
-                }
-                _ => Some(w.quiet_only()),
-            };
-            merge_roots([list, wildcard], weigh, &mut walk.root_at, &mut groups.roots);
+            let landings = unowned.iter().chain(set.iter().flat_map(|&a| run(a)));
+            merge_roots(landings, |w, _| Some(w.quiet_only()), &mut walk.root_at, &mut groups.roots);
             groups.ends.push(groups.roots.len());
             groups.tails.push(None);
         }
@@ -604,8 +638,44 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
             *tag = None;
         }
     }
-    walk.scratch = GroupScratch { named, ranked, any_key, any_item, runs, ends, by_alternative };
+    walk.scratch =
+        GroupScratch { named, ranked, any_key, any_item, runs, ends, by_alternative, owned, owned_at, unowned };
     Ok(groups)
+}
+
+/// Sorts the landings `list`'s alternatives own by alternative, into
+/// `owned` (a counting sort, stable). `owned_at` holds, on entry, how
+/// many landings each alternative owns and, on return, where its run
+/// ends (it starts where the previous alternative's ends).
+fn sort_by_alternative<'a>(
+    landings: impl Iterator<Item = &'a Applied>,
+    list: ListId,
+    owned: &mut Vec<Applied>,
+    owned_at: &mut [usize],
+) {
+    let mut placed = 0;
+    for e in owned_at.iter_mut() {
+        placed += *e;
+        *e = placed - *e;
+    }
+    owned.clear();
+    owned.resize(placed, (NodeId(0), Weight::default(), Owner::Free));
+    for &landing in landings {
+        if let Some(e) = owned_by(landing.2, list).and_then(|at| owned_at.get_mut(at)) {
+            if let Some(slot) = owned.get_mut(*e) {
+                *slot = landing;
+            }
+            *e += 1;
+        }
+    }
+}
+
+/// The alternative of `list` that `owner` is, if it is one.
+fn owned_by(owner: Owner, list: ListId) -> Option<usize> {
+    match owner {
+        Owner::By((l, alternative)) if l == list => Some(alternative as usize),
+        _ => None,
+    }
 }
 
 /// The discriminated list whose alternatives own some of `landings`, when
@@ -644,6 +714,12 @@ struct GroupScratch {
     /// Per alternative of the list splitting a group: the boolean count
     /// of the landings it owns.
     by_alternative: Vec<u64>,
+    /// The landings of such a group its alternatives own, alternative by
+    /// alternative, where each alternative's run ends, and the landings
+    /// nothing there owns.
+    owned: Vec<Applied>,
+    owned_at: Vec<usize>,
+    unowned: Vec<Applied>,
 }
 
 /// The program's in-place successors and descending edges, decoded once:
@@ -1058,8 +1134,32 @@ impl Walk {
 mod tests {
     use serde_json::json;
 
-    use super::MAX_UNSHARED_PATHS;
+    use super::{MAX_UNSHARED_PATHS, Owner, Weight, sort_by_alternative};
+    use crate::bytecode::{ListId, NodeId};
     use crate::{CompileErrorKind, CompileOptions, Limits, compile};
+
+    /// The landings of one list's alternatives, sorted into a run per
+    /// alternative in their order, others left out.
+    #[test]
+    fn owned_landings_sort_into_one_run_per_alternative() {
+        let (list, other) = (ListId(3), ListId(4));
+        let by = |l: ListId, a: u32| Owner::By((l, a));
+        let landing = |n: u32, owner: Owner| (NodeId(n), Weight::ONE, owner);
+        let landings = [
+            landing(10, by(list, 2)),
+            landing(11, Owner::Free),
+            landing(12, by(list, 0)),
+            landing(13, by(other, 0)),
+            landing(14, by(list, 2)),
+        ];
+        let mut owned = Vec::new();
+        // Counts per alternative 0, 1, 2: the runs end at 1, 1 and 3.
+        let mut owned_at = vec![1, 0, 2];
+        sort_by_alternative(landings.iter(), list, &mut owned, &mut owned_at);
+        let nodes: Vec<u32> = owned.iter().map(|(n, _, _)| n.0).collect();
+        assert_eq!(nodes, [12, 10, 14]);
+        assert_eq!(owned_at, [1, 1, 3]);
+    }
 
     /// The group of property `a` at the root location: its two `a`
     /// subschemas plus the three `false` wildcards (lone leaves).
