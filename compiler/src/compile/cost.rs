@@ -489,21 +489,7 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
             *e += 1;
         }
     }
-    let mut total = 0;
-    for e in ends.iter_mut() {
-        total += *e;
-        *e = total - *e;
-    }
-    runs.clear();
-    runs.resize(named.len(), (NodeId(0), Weight::default(), Owner::Free));
-    for &(rank, node, weight, owner) in &named {
-        if let Some(e) = ends.get_mut(rank) {
-            if let Some(slot) = runs.get_mut(*e) {
-                *slot = (node, weight, owner);
-            }
-            *e += 1;
-        }
-    }
+    place_runs(named.iter().map(|&(rank, node, weight, owner)| (rank, (node, weight, owner))), &mut ends, &mut runs);
     let mut groups = std::mem::take(&mut walk.spare_groups);
     groups.clear();
     // A named child's group is its landings plus the wildcards of its
@@ -603,7 +589,8 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
                 continue;
             }
             if !sorted {
-                sort_by_alternative(list.iter().chain(wildcard), list_id, &mut owned, &mut owned_at);
+                let by_owner = list.iter().chain(wildcard).filter_map(|&l| owned_by(l.2, list_id).map(|a| (a, l)));
+                place_runs(by_owner, &mut owned_at, &mut owned);
                 sorted = true;
             }
             let run = |a: u32| {
@@ -643,26 +630,22 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
     Ok(groups)
 }
 
-/// Sorts the landings `list`'s alternatives own by alternative, into
-/// `owned` (a counting sort, stable). `owned_at` holds, on entry, how
-/// many landings each alternative owns and, on return, where its run
-/// ends (it starts where the previous alternative's ends).
-fn sort_by_alternative<'a>(
-    landings: impl Iterator<Item = &'a Applied>,
-    list: ListId,
-    owned: &mut Vec<Applied>,
-    owned_at: &mut [usize],
-) {
+/// The second half of a counting sort (stable): places each (key,
+/// landing) of `keyed` into `out`, key by key. `ends` holds, on entry,
+/// how many landings each key has (keys beyond it are left out) and, on
+/// return, where each key's run ends (it starts where the previous
+/// key's ends).
+fn place_runs(keyed: impl Iterator<Item = (usize, Applied)>, ends: &mut [usize], out: &mut Vec<Applied>) {
     let mut placed = 0;
-    for e in owned_at.iter_mut() {
+    for e in ends.iter_mut() {
         placed += *e;
         *e = placed - *e;
     }
-    owned.clear();
-    owned.resize(placed, (NodeId(0), Weight::default(), Owner::Free));
-    for &landing in landings {
-        if let Some(e) = owned_by(landing.2, list).and_then(|at| owned_at.get_mut(at)) {
-            if let Some(slot) = owned.get_mut(*e) {
+    out.clear();
+    out.resize(placed, (NodeId(0), Weight::default(), Owner::Free));
+    for (key, landing) in keyed {
+        if let Some(e) = ends.get_mut(key) {
+            if let Some(slot) = out.get_mut(*e) {
                 *slot = landing;
             }
             *e += 1;
@@ -1134,7 +1117,7 @@ impl Walk {
 mod tests {
     use serde_json::json;
 
-    use super::{MAX_UNSHARED_PATHS, Owner, Weight, sort_by_alternative};
+    use super::{MAX_UNSHARED_PATHS, Owner, Weight, owned_by, place_runs};
     use crate::bytecode::{ListId, NodeId};
     use crate::{CompileErrorKind, CompileOptions, Limits, compile};
 
@@ -1155,7 +1138,8 @@ mod tests {
         let mut owned = Vec::new();
         // Counts per alternative 0, 1, 2: the runs end at 1, 1 and 3.
         let mut owned_at = vec![1, 0, 2];
-        sort_by_alternative(landings.iter(), list, &mut owned, &mut owned_at);
+        let by_owner = landings.iter().filter_map(|&l| owned_by(l.2, list).map(|a| (a, l)));
+        place_runs(by_owner, &mut owned_at, &mut owned);
         let nodes: Vec<u32> = owned.iter().map(|(n, _, _)| n.0).collect();
         assert_eq!(nodes, [12, 10, 14]);
         assert_eq!(owned_at, [1, 1, 3]);
