@@ -59,12 +59,14 @@
 use crate::bytecode::*;
 use crate::compile::analysis::Adjacency;
 use crate::error::{CompileError, CompileErrorKind};
-use crate::hash::{IdMap, TextMap};
+use std::collections::HashMap;
+
+use crate::hash::{IdMap, TextMap, ValueState};
 use crate::options::Limits;
 
 /// Where a descending application lands, for deciding whether two of
 /// them can reach the same child.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Child {
     /// A named property, by its [`ChildIds`] id.
     Key(u32),
@@ -162,7 +164,9 @@ const MAX_UNSHARED_PATHS: u64 = 4;
 /// An entry that is a chain of lone `$ref`s costs its chain plus its
 /// target's location, so each target is walked once however many entries
 /// reference it (large schemas reference one big `oneOf` from hundreds of
-/// places).
+/// places). Targets of the same [`Shape`] are walked once too: their walks
+/// are the same walk (a root that repeats a definition's `oneOf` of
+/// `$ref`s, as FHIR's does, would otherwise double the analysis).
 pub(super) fn analyze(program: &mut Program, in_place: &Adjacency, limits: &Limits) -> Result<Vec<bool>, CompileError> {
     let n = program.nodes.len();
     let mut memo = Memoized { full: vec![false; n], quiet: vec![false; n] };
@@ -171,12 +175,20 @@ pub(super) fn analyze(program: &mut Program, in_place: &Adjacency, limits: &Limi
     let cheap = program.nodes.iter().map(|node| node.flags.contains(NodeFlags::CHEAP)).collect();
     let mut walk = Walk::new(&graph, n, cheap, limits.max_analysis_work);
     let mut walked: Vec<Option<NodeCost>> = vec![None; n];
+    let mut by_shape: HashMap<Shape, NodeCost, ValueState> = HashMap::default();
     for entry in entries(program, &graph) {
         let (target, hops) = forwarded(program, entry);
         let target_cost = match walked.get(target.index()).copied().flatten() {
             Some(c) => c,
             None => {
-                let c = walk_entry(program, &graph, &mut walk, target, &mut memo, limits)?;
+                let shape = graph.shape(target);
+                let c = match shape.as_ref().and_then(|s| by_shape.get(s)) {
+                    Some(&c) => c,
+                    None => walk_entry(program, &graph, &mut walk, target, &mut memo, limits)?,
+                };
+                if let Some(shape) = shape {
+                    by_shape.insert(shape, c);
+                }
                 if let Some(w) = walked.get_mut(target.index()) {
                     *w = Some(c);
                 }
@@ -723,6 +735,13 @@ struct Graph<'a> {
     tags: Vec<Option<Alternative>>,
     /// Per list: its candidate sets (empty when not split).
     sets: Vec<Vec<Box<[u32]>>>,
+    /// Per list: the first list with the same candidate sets.
+    sets_id: Vec<u32>,
+    /// Per node: a *private wrapper*, applied in place by one node only,
+    /// once, applying one node in place, untagged, and nothing to
+    /// children (an inline `{"$ref": ...}` alternative). A walk reaches it
+    /// only through its one parent, with its parent's count.
+    private: Vec<bool>,
 }
 
 impl<'a> Graph<'a> {
@@ -736,7 +755,13 @@ impl<'a> Graph<'a> {
             tag_at: Vec::with_capacity(n + 1),
             tags: Vec::new(),
             sets: program.lists.iter().enumerate().map(|(l, list)| sets_of(program, l, list.len())).collect(),
+            sets_id: Vec::new(),
+            private: Vec::new(),
         };
+        let mut first_with: HashMap<&[Box<[u32]>], u32, ValueState> = HashMap::default();
+        let sets_id =
+            graph.sets.iter().enumerate().map(|(l, s)| *first_with.entry(&s[..]).or_insert(l as u32)).collect();
+        graph.sets_id = sets_id;
         graph.edge_at.push(0);
         graph.tag_at.push(0);
         let names = program.objects.iter().map(|o| o.names.len()).sum();
@@ -754,7 +779,53 @@ impl<'a> Graph<'a> {
             graph.tag_at.push(graph.tags.len());
         }
         graph.children = ids.count as usize;
+        let mut parents = vec![0u32; n];
+        for s in (0..n).flat_map(|i| in_place.of(NodeId(i as u32))) {
+            if let Some(p) = parents.get_mut(s.index()) {
+                *p = p.saturating_add(1);
+            }
+        }
+        graph.private = (0..n)
+            .map(|i| {
+                let id = NodeId(i as u32);
+                parents.get(i) == Some(&1)
+                    && graph.successors(id).len() == 1
+                    && graph.edges(id).is_empty()
+                    && graph.tags(id).iter().all(Option::is_none)
+            })
+            .collect();
         graph
+    }
+
+    /// The [`Shape`] of the location of entry `id`, or `None` for a leaf
+    /// (whose walk costs less than a shape).
+    fn shape(&self, id: NodeId) -> Option<Shape> {
+        let successors = self.successors(id);
+        let edges = self.edges(id);
+        if successors.is_empty() && edges.is_empty() {
+            return None;
+        }
+        // Lists by first appearance among the tags: two lists of one node
+        // with the same candidate sets stay apart.
+        let mut lists: Vec<ListId> = Vec::new();
+        let steps = successors
+            .iter()
+            .zip(self.tags(id))
+            .map(|(&s, &tag)| {
+                let tag = tag.map(|(l, alternative)| {
+                    let rank = lists.iter().position(|&m| m == l).unwrap_or_else(|| {
+                        lists.push(l);
+                        lists.len() - 1
+                    });
+                    (rank as u32, self.sets_id.get(l.index()).copied().unwrap_or(u32::MAX), alternative)
+                });
+                match self.successors(s) {
+                    [t] if self.private.get(s.index()) == Some(&true) => Step { node: *t, wrapped: true, tag },
+                    _ => Step { node: s, wrapped: false, tag },
+                }
+            })
+            .collect();
+        Some(Shape { steps, edges: edges.into() })
     }
 
     /// Tags the successors of `id` (stored from `tags[start]`) that it
@@ -854,6 +925,34 @@ fn sets_of(program: &Program, l: usize, len: usize) -> Vec<Box<[u32]>> {
         return Vec::new();
     }
     sets
+}
+
+/// What the walk of an entry's location (and of its children's groups)
+/// depends on, given the program: the nodes it applies in place, each
+/// seen past a [private wrapper](Graph::private), with the alternative
+/// (its list's rank in the entry, its candidate sets, its index) it is
+/// tagged with, and its applications to children.
+///
+/// Entries of one shape have the same walk but for the entry and its
+/// private wrappers, which nothing else reaches (so each is reached once,
+/// as the entry's own are), and the lists of their tags, which hold the
+/// same candidate sets in the same places (so the boolean count splits
+/// the same groups the same way). They cost the same, and the second
+/// walk would memoize nothing the first did not.
+#[derive(PartialEq, Eq, Hash)]
+struct Shape {
+    steps: Vec<Step>,
+    edges: Box<[(Child, NodeId)]>,
+}
+
+/// One in-place application of a [`Shape`].
+#[derive(PartialEq, Eq, Hash)]
+struct Step {
+    node: NodeId,
+    /// Applied through a private wrapper.
+    wrapped: bool,
+    /// (List's rank in the entry, list's candidate sets, alternative).
+    tag: Option<(u32, u32, u32)>,
 }
 
 /// Per-node state of the walk at the current location.
@@ -1184,6 +1283,55 @@ mod tests {
             matches!(err.kind(), CompileErrorKind::LimitExceeded { limit: "max_analysis_work", bound: 7, max: 6 }),
             "{err}"
         );
+    }
+
+    /// The least analysis work `schema` compiles within.
+    fn least_work(schema: &serde_json::Value) -> u64 {
+        let fits = |max_analysis_work| {
+            let limits = Limits { max_analysis_work, ..Limits::default() };
+            compile(schema, &CompileOptions { limits, ..Default::default() }).is_ok()
+        };
+        let (mut low, mut high) = (0, 1 << 20);
+        while low + 1 < high {
+            let mid = (low + high) / 2;
+            if fits(mid) { high = mid } else { low = mid }
+        }
+        high
+    }
+
+    /// Two properties whose subschemas apply the same definitions through
+    /// `$ref` alternatives of their own have one shape: the second is not
+    /// walked again, and costs what the first does. Through a wrapper that
+    /// something else applies too, it is walked.
+    #[test]
+    fn entries_of_one_shape_are_walked_once() {
+        let alternatives = json!({"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]});
+        let defs = json!({
+            "A": {"properties": {"a": {"type": "string"}, "b": {"$ref": "#/$defs/B"}}},
+            "B": {"properties": {"a": {"type": "integer"}}, "anyOf": [{"required": ["a"]}, {"required": ["b"]}]},
+            "C": {"$ref": "#/properties/y/anyOf/0"},
+            "D": {"$ref": "#/$defs/E"},
+            "E": {"$ref": "#/$defs/A"}
+        });
+        let schema = |properties: serde_json::Value| json!({"properties": properties, "$defs": defs});
+        let one = schema(json!({"x": alternatives}));
+        let two = schema(json!({"x": alternatives, "y": alternatives}));
+        // The second entry adds its edge to the root's walk and its group
+        // (a child of its own): two units, not a walk.
+        assert_eq!(least_work(&two), least_work(&one) + 2);
+        let program = compile(&two, &CompileOptions::default()).unwrap();
+        let cost_of = |pointer: &str| {
+            let id = program.node_ids().find(|id| *program.location(*id) == *format!("json-schema:///#{pointer}"));
+            id.map(|id| program.cost(id))
+        };
+        assert_eq!(cost_of("/properties/x"), cost_of("/properties/y"));
+        assert!(cost_of("/properties/x").is_some_and(|c| c.fan_out > 3));
+        // `y`'s first alternative is applied by `C` too: not a private
+        // wrapper, so `y` is walked on its own. (`D` reaches `A` the same
+        // way, through a node of its own: `y` keeps its shape then.)
+        let shared = schema(json!({"x": alternatives, "y": alternatives, "z": {"$ref": "#/$defs/C"}}));
+        let apart = schema(json!({"x": alternatives, "y": alternatives, "z": {"$ref": "#/$defs/D"}}));
+        assert!(least_work(&shared) > least_work(&apart));
     }
 
     /// A definition applied twice at one location is memoized; the
