@@ -1082,6 +1082,21 @@ impl Walk {
         roots: &[Root],
         leaves: &[Root],
         memo: &mut Memoized,
+        landings: Option<&mut Landings>,
+    ) -> Result<NodeCost, u64> {
+        if roots.iter().all(|(r, _)| graph.successors(*r).is_empty()) {
+            return self.flat_location(graph, roots, leaves, memo, landings);
+        }
+        self.searched_location(graph, roots, leaves, memo, landings)
+    }
+
+    /// [`Walk::location`] by a search of the roots' in-place closure.
+    fn searched_location(
+        &mut self,
+        graph: &Graph<'_>,
+        roots: &[Root],
+        leaves: &[Root],
+        memo: &mut Memoized,
         mut landings: Option<&mut Landings>,
     ) -> Result<NodeCost, u64> {
         self.reset();
@@ -1136,6 +1151,53 @@ impl Walk {
             cost.fan_out = cost.fan_out.saturating_add(effective.full);
             cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(w.full);
         }
+        if self.work > self.max_work {
+            return Err(self.work);
+        }
+        Ok(cost)
+    }
+
+    /// [`Walk::location`] when no root applies anything in place (most
+    /// groups of a large schema's properties): each root is reached by
+    /// its own weight alone, so it is memoized or not on that, without
+    /// marking nodes or sorting them. The same work is charged, checked
+    /// at the same points, as the search would; the landings come in the
+    /// search's order (the roots reversed). `roots` are distinct, as every
+    /// caller's are.
+    fn flat_location(
+        &mut self,
+        graph: &Graph<'_>,
+        roots: &[Root],
+        leaves: &[Root],
+        memo: &mut Memoized,
+        mut landings: Option<&mut Landings>,
+    ) -> Result<NodeCost, u64> {
+        for _ in roots {
+            self.work += 1;
+            if self.work > self.max_work {
+                return Err(self.work);
+            }
+        }
+        let mut cost = NodeCost::default();
+        for &(r, w) in roots.iter().rev() {
+            let effective = self.memoize(r, w, memo);
+            cost.fan_out = cost.fan_out.saturating_add(effective.full);
+            cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(w.full);
+            if let Some(landings) = landings.as_deref_mut() {
+                landings.extend(graph.edges(r).iter().map(|&(c, t)| (c, t, effective, Owner::Free)));
+            }
+        }
+        if leaves.len() as u64 > self.max_work.saturating_sub(self.work) {
+            self.work = self.max_work.saturating_add(1);
+            return Err(self.work);
+        }
+        self.work += leaves.len() as u64;
+        for &(leaf, w) in leaves {
+            let effective = self.memoize(leaf, w, memo);
+            cost.fan_out = cost.fan_out.saturating_add(effective.full);
+            cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(w.full);
+        }
+        self.work += roots.iter().map(|(r, _)| graph.edges(*r).len() as u64).sum::<u64>();
         if self.work > self.max_work {
             return Err(self.work);
         }
@@ -1216,8 +1278,9 @@ impl Walk {
 mod tests {
     use serde_json::json;
 
-    use super::{MAX_UNSHARED_PATHS, Owner, Weight, owned_by, place_runs};
-    use crate::bytecode::{ListId, NodeId};
+    use super::{Graph, MAX_UNSHARED_PATHS, Memoized, Owner, Root, Walk, Weight, owned_by, place_runs};
+    use crate::bytecode::{ListId, NodeFlags, NodeId};
+    use crate::compile::analysis::Adjacency;
     use crate::{CompileErrorKind, CompileOptions, Limits, compile};
 
     /// The landings of one list's alternatives, sorted into a run per
@@ -1332,6 +1395,58 @@ mod tests {
         let shared = schema(json!({"x": alternatives, "y": alternatives, "z": {"$ref": "#/$defs/C"}}));
         let apart = schema(json!({"x": alternatives, "y": alternatives, "z": {"$ref": "#/$defs/D"}}));
         assert!(least_work(&shared) > least_work(&apart));
+    }
+
+    /// A location whose roots apply nothing in place costs, memoizes,
+    /// lands and charges the same without the search as with it.
+    #[test]
+    fn flat_locations_cost_what_the_search_does() {
+        let schema = json!({"anyOf": [
+            {"properties": {"a": {"type": "string"}}, "additionalProperties": false},
+            {"properties": {"a": {"enum": [1, 2]}, "b": {}}, "items": {"type": "integer"}},
+            {"type": "object"}
+        ]});
+        let program = compile(&schema, &CompileOptions::default()).unwrap();
+        let in_place = Adjacency::in_place(&program);
+        let graph = Graph::new(&program, &in_place);
+        let n = program.nodes.len();
+        // Weights 1 to 3, so that some roots are reached twice or more.
+        let flat: Vec<Root> = program
+            .node_ids()
+            .filter(|id| graph.successors(*id).is_empty())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .zip(1u64..)
+            .map(|(id, i)| (id, Weight { full: i % 3 + 1, quiet: i % 2 + 1 }))
+            .collect();
+        assert!(flat.len() >= 4 && flat.iter().any(|(id, _)| !graph.edges(*id).is_empty()));
+        let (roots, leaves) = flat.split_at(flat.len() - 1);
+        let run = |searched: bool, max_work: u64| {
+            let cheap = program.nodes.iter().map(|n| n.flags.contains(NodeFlags::CHEAP)).collect();
+            let mut walk = Walk::new(&graph, n, cheap, max_work);
+            let mut memo = Memoized { full: vec![false; n], quiet: vec![false; n] };
+            let mut landings = Vec::new();
+            let cost = if searched {
+                walk.searched_location(&graph, roots, leaves, &mut memo, Some(&mut landings))
+            } else {
+                walk.flat_location(&graph, roots, leaves, &mut memo, Some(&mut landings))
+            };
+            (
+                cost.map(|c| (c.fan_out, c.unmemoized_fan_out, c.in_place_depth)),
+                walk.work,
+                memo.full,
+                memo.quiet,
+                landings,
+            )
+        };
+        let whole = run(true, u64::MAX);
+        assert!(whole.2.iter().any(|m| *m), "some root is memoized");
+        assert_eq!(run(false, u64::MAX), whole);
+        // Out of work at each point the search checks.
+        for max_work in 0..whole.1 {
+            let (searched, flat) = (run(true, max_work), run(false, max_work));
+            assert_eq!((&searched.0, searched.1), (&flat.0, flat.1), "max_work {max_work}");
+        }
     }
 
     /// A definition applied twice at one location is memoized; the
