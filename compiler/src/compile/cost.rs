@@ -154,6 +154,11 @@ fn detached_entries(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
 /// other, so the fan-out grows at most by this factor.
 const MAX_UNSHARED_PATHS: u64 = 4;
 
+/// The fewest in-place applications and children an entry has for its
+/// [`Shape`] to be looked up: a smaller entry's walk costs about what
+/// building and hashing its shape does.
+const SHAPED: usize = 8;
+
 /// Runs the analysis: sets [`NodeFlags::MEMO`], records [`NodeCost`]s and
 /// enforces the fan-out and in-place depth limits. Returns, per node,
 /// whether the boolean path memoizes it ([`Memoized::quiet`]; only nodes
@@ -759,8 +764,14 @@ impl<'a> Graph<'a> {
             private: Vec::new(),
         };
         let mut first_with: HashMap<&[Box<[u32]>], u32, ValueState> = HashMap::default();
-        let sets_id =
-            graph.sets.iter().enumerate().map(|(l, s)| *first_with.entry(&s[..]).or_insert(l as u32)).collect();
+        // (Lists without sets are never tagged: the table holds only the
+        // others, and stays unallocated for programs without any.)
+        let sets_id = graph
+            .sets
+            .iter()
+            .enumerate()
+            .map(|(l, s)| if s.is_empty() { l as u32 } else { *first_with.entry(&s[..]).or_insert(l as u32) })
+            .collect();
         graph.sets_id = sets_id;
         graph.edge_at.push(0);
         graph.tag_at.push(0);
@@ -797,12 +808,12 @@ impl<'a> Graph<'a> {
         graph
     }
 
-    /// The [`Shape`] of the location of entry `id`, or `None` for a leaf
-    /// (whose walk costs less than a shape).
+    /// The [`Shape`] of the location of entry `id`, or `None` for an
+    /// entry too small to be worth one ([`SHAPED`]).
     fn shape(&self, id: NodeId) -> Option<Shape> {
         let successors = self.successors(id);
         let edges = self.edges(id);
-        if successors.is_empty() && edges.is_empty() {
+        if successors.len() + edges.len() < SHAPED {
             return None;
         }
         // Lists by first appearance among the tags: two lists of one node
@@ -1363,12 +1374,15 @@ mod tests {
     }
 
     /// Two properties whose subschemas apply the same definitions through
-    /// `$ref` alternatives of their own have one shape: the second is not
+    /// `$ref` alternatives of their own (enough of them to be shaped) have
+    /// one shape: the second is not
     /// walked again, and costs what the first does. Through a wrapper that
     /// something else applies too, it is walked.
     #[test]
     fn entries_of_one_shape_are_walked_once() {
-        let alternatives = json!({"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]});
+        let refs: Vec<_> =
+            (0..super::SHAPED).map(|i| json!({"$ref": if i % 2 == 0 { "#/$defs/A" } else { "#/$defs/B" }})).collect();
+        let alternatives = json!({ "anyOf": refs });
         let defs = json!({
             "A": {"properties": {"a": {"type": "string"}, "b": {"$ref": "#/$defs/B"}}},
             "B": {"properties": {"a": {"type": "integer"}}, "anyOf": [{"required": ["a"]}, {"required": ["b"]}]},
