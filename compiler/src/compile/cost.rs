@@ -60,6 +60,7 @@ use crate::bytecode::*;
 use crate::compile::analysis::Adjacency;
 use crate::error::{CompileError, CompileErrorKind};
 use std::collections::HashMap;
+use std::collections::hash_map;
 
 use crate::hash::{IdMap, TextMap, ValueState};
 use crate::options::Limits;
@@ -186,14 +187,12 @@ pub(super) fn analyze(program: &mut Program, in_place: &Adjacency, limits: &Limi
         let target_cost = match walked.get(target.index()).copied().flatten() {
             Some(c) => c,
             None => {
-                let shape = graph.shape(target);
-                let c = match shape.as_ref().and_then(|s| by_shape.get(s)) {
-                    Some(&c) => c,
-                    None => walk_entry(program, &graph, &mut walk, target, &mut memo, limits)?,
+                let mut walked_now = || walk_entry(program, &graph, &mut walk, target, &mut memo, limits);
+                let c = match graph.shape(target).map(|shape| by_shape.entry(shape)) {
+                    Some(hash_map::Entry::Occupied(seen)) => *seen.get(),
+                    Some(hash_map::Entry::Vacant(new)) => *new.insert(walked_now()?),
+                    None => walked_now()?,
                 };
-                if let Some(shape) = shape {
-                    by_shape.insert(shape, c);
-                }
                 if let Some(w) = walked.get_mut(target.index()) {
                     *w = Some(c);
                 }
@@ -740,7 +739,8 @@ struct Graph<'a> {
     tags: Vec<Option<Alternative>>,
     /// Per list: its candidate sets (empty when not split).
     sets: Vec<Vec<Box<[u32]>>>,
-    /// Per list: the first list with the same candidate sets.
+    /// Per list: the first list with the same candidate sets (itself for
+    /// a list without any).
     sets_id: Vec<u32>,
     /// Per node: a *private wrapper*, applied in place by one node only,
     /// once, applying one node in place, untagged, and nothing to
@@ -1112,12 +1112,8 @@ impl Walk {
     ) -> Result<NodeCost, u64> {
         self.reset();
         self.topological_order(graph, roots)?;
-        // The search checks the budget after each root, one unit per leaf.
-        if leaves.len() as u64 > self.max_work.saturating_sub(self.work) {
-            self.work = self.max_work.saturating_add(1);
-            return Err(self.work);
-        }
-        self.work += leaves.len() as u64;
+        let mut cost = NodeCost::default();
+        self.count_leaves(leaves, memo, &mut cost)?;
         for &(r, w) in roots {
             if let Some(m) = self.marks.get_mut(r.index()) {
                 m.paths = m.paths.plus(w);
@@ -1125,7 +1121,6 @@ impl Walk {
                 m.owner = Owner::Free;
             }
         }
-        let mut cost = NodeCost::default();
         let order = std::mem::take(&mut self.order);
         for &x in &order {
             let Mark { paths, raw: naive, depth: d, owner, .. } =
@@ -1157,11 +1152,6 @@ impl Walk {
             self.work += (succ.len() + edges.len()) as u64;
         }
         self.order = order;
-        for &(leaf, w) in leaves {
-            let effective = self.memoize(leaf, w, memo);
-            cost.fan_out = cost.fan_out.saturating_add(effective.full);
-            cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(w.full);
-        }
         if self.work > self.max_work {
             return Err(self.work);
         }
@@ -1183,12 +1173,8 @@ impl Walk {
         memo: &mut Memoized,
         mut landings: Option<&mut Landings>,
     ) -> Result<NodeCost, u64> {
-        for _ in roots {
-            self.work += 1;
-            if self.work > self.max_work {
-                return Err(self.work);
-            }
-        }
+        // The search's unit per root, checked after each.
+        self.charge(roots.len() as u64)?;
         let mut cost = NodeCost::default();
         for &(r, w) in roots.iter().rev() {
             let effective = self.memoize(r, w, memo);
@@ -1198,21 +1184,38 @@ impl Walk {
                 landings.extend(graph.edges(r).iter().map(|&(c, t)| (c, t, effective, Owner::Free)));
             }
         }
-        if leaves.len() as u64 > self.max_work.saturating_sub(self.work) {
-            self.work = self.max_work.saturating_add(1);
-            return Err(self.work);
-        }
-        self.work += leaves.len() as u64;
-        for &(leaf, w) in leaves {
-            let effective = self.memoize(leaf, w, memo);
-            cost.fan_out = cost.fan_out.saturating_add(effective.full);
-            cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(w.full);
-        }
+        self.count_leaves(leaves, memo, &mut cost)?;
         self.work += roots.iter().map(|(r, _)| graph.edges(*r).len() as u64).sum::<u64>();
         if self.work > self.max_work {
             return Err(self.work);
         }
         Ok(cost)
+    }
+
+    /// Charges `units` of work at once, as that many single units each
+    /// followed by a check would: `Err` with the work at the first unit
+    /// over the budget.
+    fn charge(&mut self, units: u64) -> Result<(), u64> {
+        if units > self.max_work.saturating_sub(self.work) {
+            self.work = self.work.max(self.max_work).saturating_add(1);
+            return Err(self.work);
+        }
+        self.work += units;
+        Ok(())
+    }
+
+    /// Charges a location's `leaves` (see [`Walk::location`]) the unit
+    /// each the search would spend on it, and counts their evaluations
+    /// into `cost`. (Nothing else reaches them: counted at any point of
+    /// the walk, they memoize and add the same.)
+    fn count_leaves(&mut self, leaves: &[Root], memo: &mut Memoized, cost: &mut NodeCost) -> Result<(), u64> {
+        self.charge(leaves.len() as u64)?;
+        for &(leaf, w) in leaves {
+            let effective = self.memoize(leaf, w, memo);
+            cost.fan_out = cost.fan_out.saturating_add(effective.full);
+            cost.unmemoized_fan_out = cost.unmemoized_fan_out.saturating_add(w.full);
+        }
+        Ok(())
     }
 
     /// Memoizes `id`, reached by `paths` at one location, each way it is
@@ -1428,8 +1431,6 @@ mod tests {
         let flat: Vec<Root> = program
             .node_ids()
             .filter(|id| graph.successors(*id).is_empty())
-            .collect::<Vec<_>>()
-            .into_iter()
             .zip(1u64..)
             .map(|(id, i)| (id, Weight { full: i % 3 + 1, quiet: i % 2 + 1 }))
             .collect();
