@@ -22,6 +22,7 @@
 pub mod mcp;
 pub mod memory;
 pub mod timing;
+pub mod walk;
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};

@@ -7,10 +7,12 @@
 //! ```
 //!
 //! Arguments: optionally `--errors` (time `iter_errors`, counting the
-//! errors, instead of `is_valid`) or `--compile` (time compiling the
+//! errors, instead of `is_valid`), `--compile` (time compiling the
 //! case's schema, or the MCP shape's ten tool schemas, after one compile
-//! outside the loop that does the one-time set-up such as meta-schemas),
-//! case name (from `cases.json` or
+//! outside the loop that does the one-time set-up such as meta-schemas)
+//! or `--walk` (time a plain walk of the instance,
+//! [`schemavm_benches::walk`], the floor under every peer; no peer), case
+//! name (from `cases.json` or
 //! `errors.json`, or `mcp` for the MCP shape: every generated call, any
 //! instance name), instance name (file stem; `invalid` for an
 //! `errors.json` case), iterations, and optionally the peer (`schemavm`,
@@ -26,13 +28,16 @@ fn main() -> Result<(), String> {
     let mode = match args.first().map(String::as_str) {
         Some("--errors") => Mode::Errors,
         Some("--compile") => Mode::Compile,
+        Some("--walk") => Mode::Walk,
         _ => Mode::IsValid,
     };
     if mode != Mode::IsValid {
         args.remove(0);
     }
     let [case, instance, iterations, rest @ ..] = args.as_slice() else {
-        return Err("usage: profile [--errors|--compile] CASE INSTANCE ITERATIONS [schemavm|jsonschema|boon]".into());
+        return Err(
+            "usage: profile [--errors|--compile|--walk] CASE INSTANCE ITERATIONS [schemavm|jsonschema|boon]".into()
+        );
     };
     let iterations: u64 = iterations.parse().map_err(|e| format!("iterations: {e}"))?;
     let peer = match rest.first().map(String::as_str) {
@@ -79,6 +84,7 @@ fn main() -> Result<(), String> {
             Mode::IsValid => u64::from(v.is_valid(black_box(value))),
             Mode::Errors => v.error_count(black_box(value)) as u64,
             Mode::Compile => u64::from(peer.compile(black_box(&c.schema)).is_ok()),
+            Mode::Walk => schemavm_benches::walk::walk(black_box(value)) as u64,
         };
     }
     let per = start.elapsed().as_nanos() as f64 / iterations as f64;
@@ -90,6 +96,7 @@ fn main() -> Result<(), String> {
             println!("{} {case}/{instance}: {per:.0} ns per iter_errors ({count} errors in all)", peer.name())
         }
         Mode::Compile => println!("{} {case}: {per:.0} ns per compile ({count}/{iterations} compiled)", peer.name()),
+        Mode::Walk => println!("walk {case}/{instance}: {per:.0} ns per walk ({count} in all)"),
     }
     Ok(())
 }
@@ -100,4 +107,5 @@ enum Mode {
     IsValid,
     Errors,
     Compile,
+    Walk,
 }
