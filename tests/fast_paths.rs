@@ -746,3 +746,84 @@ fn tuples_are_checked_item_by_item_against_their_bounds() {
     let verdicts = agree(&open, &[json!([1, "x", null]), json!([1, "x", null, 4]), json!(["x"]), json!([])]);
     assert_eq!(verdicts, [true, false, false, true]);
 }
+
+/// A tree of tagged nodes as document formats write it: a string, an
+/// array of nodes, or an object whose `tag` picks one of a `oneOf`.
+fn tagged_tree() -> Value {
+    json!({
+        "$defs": {
+            "node": {"oneOf": [
+                {"type": "string"},
+                {"type": "array", "items": {"$ref": "#/$defs/node"}},
+                {"type": "object", "oneOf": [
+                    {"type": "object", "required": ["tag"], "additionalProperties": false,
+                     "properties": {"tag": {"const": "br"}}},
+                    {"type": "object", "required": ["tag"], "additionalProperties": false,
+                     "properties": {"tag": {"enum": ["div", "span"]}, "content": {"$ref": "#/$defs/node"}}},
+                    {"type": "object", "required": ["tag", "href"], "additionalProperties": false,
+                     "properties": {"tag": {"const": "a"}, "href": {"type": "string"},
+                                    "content": {"$ref": "#/$defs/node"}}}
+                ]}
+            ]},
+            "either": {"anyOf": [{"type": "boolean"}, {"type": ["object", "null"], "anyOf": [
+                {"required": ["x"]}, {"required": ["y"]}
+            ]}]}
+        },
+        "properties": {"tree": {"$ref": "#/$defs/node"}, "either": {"$ref": "#/$defs/either"}}
+    })
+}
+
+#[test]
+fn lists_split_by_type_go_straight_to_the_inner_list_with_the_same_verdicts() {
+    // The object alternative of `node` is a type check and a `oneOf`
+    // discriminated by `tag`; the type switch passes it to the inner list.
+    let schema = tagged_tree();
+    let trees = [
+        json!("text"),
+        json!(["a", {"tag": "br"}]),
+        json!({"tag": "div", "content": [{"tag": "span", "content": "x"}, {"tag": "br"}]}),
+        json!({"tag": "div", "content": [{"tag": "span", "content": 1}]}),
+        json!({"tag": "a", "href": "/", "content": "x"}),
+        json!({"tag": "a", "content": "x"}),
+        json!({"tag": "br", "content": "x"}),
+        json!({"tag": "img"}),
+        json!({"content": "x"}),
+        json!({"tag": 1}),
+        json!(3),
+        json!(null),
+    ];
+    let instances: Vec<Value> = trees.iter().map(|t| json!({ "tree": t })).collect();
+    let verdicts = agree(&schema, &instances);
+    assert_eq!(verdicts, [true, true, true, false, true, false, false, false, false, false, false, false]);
+    // `anyOf` alike, its second alternative admitting two kinds (objects
+    // and null are each passed to the inner list, whose `required` null
+    // passes).
+    let eithers = [json!(true), json!({"x": 1}), json!({"y": 1}), json!({"z": 1}), json!(null), json!("s")];
+    let instances: Vec<Value> = eithers.iter().map(|e| json!({ "either": e })).collect();
+    assert_eq!(agree(&schema, &instances), [true, true, true, false, true, false]);
+}
+
+#[test]
+fn lists_passed_by_a_type_switch_still_count_their_depth() {
+    // Each level of the tree is an object entered through the switch: the
+    // levels are still counted, so a deep tree stops at the depth limit
+    // rather than running the stack out.
+    let v = Validator::new(&tagged_tree()).expect("schema compiles");
+    let mut deep = json!("leaf");
+    for _ in 0..100_000 {
+        let mut member = serde_json::Map::new();
+        member.insert("tag".to_string(), json!("div"));
+        member.insert("content".to_string(), deep);
+        deep = Value::Object(member);
+    }
+    // (Not `json!`, which would serialize the tree, recursively.)
+    let mut root = serde_json::Map::new();
+    root.insert("tree".to_string(), deep);
+    let instance = Value::Object(root);
+    assert!(!v.is_valid(&instance));
+    assert!(matches!(
+        v.outcome(&instance),
+        schemavm::Outcome::BudgetExceeded { reason: schemavm::Exhausted::Depth, .. }
+    ));
+    schemavm::corpus::dismantle(instance);
+}

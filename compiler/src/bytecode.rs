@@ -300,10 +300,20 @@ pub enum Target {
     Types(TypeSet),
     /// One number instruction ([`Entry::Number`]).
     Number(NumberId),
-    /// One object instruction ([`Entry::Single`]).
+    /// One object instruction ([`Entry::Single`], or a node a
+    /// [`TypeSwitch`] passes as it does for [`Target::OneOf`]).
     Object(ObjectId),
-    /// One array instruction ([`Entry::Single`]).
+    /// One array instruction (as [`Target::Object`]).
     Array(ArrayId),
+    /// A node that may be passed ([`Entry::Single`], [`Entry::Direct`] or
+    /// [`Entry::Counted`], tracking nothing, not memoized) whose verdict
+    /// is this `oneOf`'s: its one instruction, or its second where a
+    /// [`TypeSwitch`] chose it for a kind its first, a type check, admits.
+    /// The node's unit of fuel is charged; its depth is not counted (the
+    /// node is passed in place, as a forwarding `$ref` is).
+    OneOf(ListId),
+    /// As [`Target::OneOf`], for an `anyOf`.
+    AnyOf(ListId),
     /// Anything else: the node, entered as [`Node::entry`] says.
     Node(NodeId),
 }
@@ -1202,24 +1212,24 @@ impl AlternativeMasks {
         self.all
     }
 
-    /// The switch of a list whose alternatives have these masks, with each
-    /// alternative's target, if at most one alternative admits each kind of
-    /// value.
-    pub fn switch(&self, targets: &[Target]) -> Option<TypeSwitch> {
-        let pick = |mask: u64| match mask.count_ones() {
+    /// The switch of a list whose alternatives have these masks, if at most
+    /// one alternative admits each kind of value. `target(i, kind)`: the
+    /// target of alternative `i` for values of `kind` (`None`: no switch).
+    pub fn switch(&self, target: impl Fn(usize, JsonType) -> Option<Target>) -> Option<TypeSwitch> {
+        let pick = |mask: u64, kind: JsonType| match mask.count_ones() {
             0 => Some(Target::Invalid),
-            1 => targets.get(mask.trailing_zeros() as usize).copied(),
+            1 => target(mask.trailing_zeros() as usize, kind),
             _ => None,
         };
         Some(TypeSwitch {
             targets: [
-                pick(self.null)?,
-                pick(self.boolean)?,
-                pick(self.integer)?,
-                pick(self.number)?,
-                pick(self.string)?,
-                pick(self.array)?,
-                pick(self.object)?,
+                pick(self.null, JsonType::Null)?,
+                pick(self.boolean, JsonType::Boolean)?,
+                pick(self.integer, JsonType::Integer)?,
+                pick(self.number, JsonType::Number)?,
+                pick(self.string, JsonType::String)?,
+                pick(self.array, JsonType::Array)?,
+                pick(self.object, JsonType::Object)?,
             ],
             split_integers: self.integer != self.number,
         })
@@ -1783,9 +1793,10 @@ mod tests {
         let types = [set(&[JsonType::String]), integer, set(&[JsonType::Number, JsonType::Integer, JsonType::Null])];
         let masks = AlternativeMasks::new(&types).expect("masks");
         // Integers are admitted by two alternatives: no switch.
-        assert_eq!(masks.switch(&targets), None);
+        let target = |i: usize, _| targets.get(i).copied();
+        assert_eq!(masks.switch(target), None);
         let types = [set(&[JsonType::String]), integer, set(&[JsonType::Null, JsonType::Boolean])];
-        let switch = AlternativeMasks::new(&types).and_then(|m| m.switch(&targets)).expect("a switch");
+        let switch = AlternativeMasks::new(&types).and_then(|m| m.switch(target)).expect("a switch");
         let cases = [
             (json!("s"), Target::Node(NodeId(7))),
             (json!(3), Target::Node(NodeId(8))),

@@ -998,6 +998,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         // Most nodes are one instruction: run in place,
                         // without the call to the loop.
                         let r = match program.code_of(node) {
+                            &[Instr::Object(id)] if DISPATCH => self.object_instr::<TRACK>(id, v, ev),
+                            &[Instr::OneOf(list)] if DISPATCH => self.alternatives::<TRACK>(Combine::One, list, v, ev),
                             [only] => self.instr::<TRACK>(only, v, ev),
                             code => self.run::<TRACK>(code, v, ev),
                         };
@@ -1046,6 +1048,14 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             Target::Array(id) => {
                 self.meter.charge(1)?;
                 self.array_instr::<false>(id, v, ev)
+            }
+            Target::OneOf(list) => {
+                self.meter.charge(1)?;
+                self.alternatives::<false>(Combine::One, list, v, ev)
+            }
+            Target::AnyOf(list) => {
+                self.meter.charge(1)?;
+                self.alternatives::<false>(Combine::Any, list, v, ev)
             }
             Target::Node(id) => self.node::<false>(id, v, ev),
         }
@@ -1522,6 +1532,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let list = self.program.quick_list(list_id);
             if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
                 if let Some((order, decisive)) = d.choose(member(map, &d.property)) {
+                    if let (Some(child), false) = (decisive, TRACK) {
+                        return self.node::<false>(child, v, ev);
+                    }
                     return self.candidates::<TRACK>(combine, list, order, decisive, v, ev);
                 }
             }

@@ -270,8 +270,12 @@ pub(super) fn set_entries(program: &mut Program, quiet_memo: &[bool]) {
             _ => QuickCheck::Deferred,
         })
         .collect();
-    let Program { nodes, objects, arrays, lists, quick_lists, alternative_masks, type_switches, .. } = program;
+    let Program { nodes, code, objects, arrays, lists, quick_lists, alternative_masks, type_switches, .. } = program;
     let target = |id: NodeId| nodes.get(id.index()).map_or(Target::Node(id), |n| Target::of(id, n));
+    let code: &[Instr] = code;
+    let switch_target = |id: NodeId, kind: JsonType| {
+        nodes.get(id.index()).map_or(Target::Node(id), |n| passed_target(id, n, code, kind, dynamic_scope))
+    };
     for array in arrays.iter_mut() {
         array.prefix_targets = array.prefix.iter().map(|&id| target(id)).collect();
     }
@@ -305,8 +309,8 @@ pub(super) fn set_entries(program: &mut Program, quiet_memo: &[bool]) {
         .iter()
         .zip(quick_lists.iter())
         .map(|(masks, list)| {
-            let targets: Vec<Target> = list.iter().map(|&id| target(id)).collect();
-            masks.as_ref().and_then(|m| m.switch(&targets)).map(Box::new)
+            let target = |i: usize, kind| list.get(i).map(|&id| switch_target(id, kind));
+            masks.as_ref().and_then(|m| m.switch(target)).map(Box::new)
         })
         .collect();
     let passes = |id: NodeId| nodes.get(id.index()).is_some_and(|n| n.entry.passes_untracked());
@@ -323,6 +327,43 @@ pub(super) fn set_entries(program: &mut Program, quiet_memo: &[bool]) {
             || object.entries.iter().any(|e| e.schema.is_some() && e.check != QuickCheck::Valid)
             || object.quick_patterns.iter().any(|&node| !passes(node));
         object.summarize_entries();
+    }
+}
+
+/// The target of node `id` (`n`) in a [`TypeSwitch`], for values of
+/// `kind`: [`Target::of`], except that a node that may be passed
+/// ([`passable`]) and only applies an `anyOf`/`oneOf` or an object or
+/// array instruction, after a type check admitting every value of `kind`
+/// or not, is passed to that instruction (so a `oneOf` split by type whose
+/// object alternative is `{type: object, oneOf: [...]}` goes straight to
+/// the inner list). Numbers keep the node: whether a type check admits
+/// one may hang on its value.
+///
+/// Passing a node skips its depth count, which bounds recursion only if
+/// every cycle still counts somewhere: it does, as a switch only passes
+/// in place (a cycle in place is a compile error) and every subschema of
+/// a property or item is entered through its node.
+fn passed_target(id: NodeId, n: &Node, code: &[Instr], kind: JsonType, dynamic_scope: bool) -> Target {
+    let plain = Target::of(id, n);
+    if !matches!(n.entry, Entry::Single | Entry::Direct | Entry::Counted) || !passable(n, dynamic_scope) {
+        return plain;
+    }
+    let list = match code.get(code_range(n)) {
+        Some([only]) => only,
+        Some([Instr::Type(types), then]) if !matches!(kind, JsonType::Integer | JsonType::Number) => {
+            if !types.contains(kind) {
+                return plain;
+            }
+            then
+        }
+        _ => return plain,
+    };
+    match *list {
+        Instr::OneOf(l) => Target::OneOf(l),
+        Instr::AnyOf(l) => Target::AnyOf(l),
+        Instr::Object(o) => Target::Object(o),
+        Instr::Array(a) => Target::Array(a),
+        _ => plain,
     }
 }
 
@@ -738,8 +779,30 @@ fn find_unguarded_cycle(program: &Program, in_place: &Adjacency) -> Result<(), C
 mod tests {
     use serde_json::json;
 
-    use crate::bytecode::{Entry, Instr, ItemsPlan, NodeId, ObjectChecks, Program, QuickCheck};
+    use crate::bytecode::{Entry, Instr, ItemsPlan, NodeId, ObjectChecks, Program, QuickCheck, Target};
+    use crate::value::{JsonType, TypeSet};
     use crate::{CompileOptions, compile};
+
+    #[test]
+    fn type_switches_pass_alternatives_that_only_apply_a_list() {
+        let schema = json!({"oneOf": [
+            {"type": "string"},
+            {"type": "object", "oneOf": [{"required": ["a"]}, {"required": ["b"]}]},
+            {"type": "integer", "anyOf": [{"minimum": 1}, {"maximum": -1}]},
+            {"type": "array", "minItems": 1, "anyOf": [{"maxItems": 2}, {"minItems": 5}]}
+        ]});
+        let program = compile(&schema, &CompileOptions::default()).expect("compiles");
+        let Some(&Instr::OneOf(list)) = program.code(program.root()).first() else { panic!("a oneOf root") };
+        let switch = program.type_switch(list).expect("split by type");
+        // The object alternative is its type check and a `oneOf`: passed.
+        assert!(matches!(switch.target(&json!({}), false), Target::OneOf(_)));
+        assert_eq!(switch.target(&json!("s"), false), Target::Types(TypeSet::single(JsonType::String)));
+        // Numbers keep the node (whether `integer` admits one hangs on its
+        // value), as does a node with more to check than its type (the
+        // array's `minItems`).
+        assert!(matches!(switch.target(&json!(3), false), Target::Node(_)));
+        assert!(matches!(switch.target(&json!([1]), false), Target::Node(_)));
+    }
 
     /// The root's object instruction.
     fn root_object(program: &Program) -> &ObjectChecks {
