@@ -826,4 +826,24 @@ fn lists_passed_by_a_type_switch_still_count_their_depth() {
         schemavm::Outcome::BudgetExceeded { reason: schemavm::Exhausted::Depth, .. }
     ));
     schemavm::corpus::dismantle(instance);
+    // Arrays of nodes alike: each item enters `node` (a counted list split
+    // by type), whose array alternative the switch passes.
+    let mut deep = json!(["leaf"]);
+    for _ in 0..100_000 {
+        deep = Value::Array(vec![json!("text"), deep]);
+    }
+    let mut root = serde_json::Map::new();
+    root.insert("tree".to_string(), deep);
+    let instance = Value::Object(root);
+    assert!(!v.is_valid(&instance));
+    assert!(matches!(
+        v.outcome(&instance),
+        schemavm::Outcome::BudgetExceeded { reason: schemavm::Exhausted::Depth, .. }
+    ));
+    schemavm::corpus::dismantle(instance);
+    // A shallow one passes, and fails on its deepest leaf.
+    let shallow = (0..50).fold(json!(["leaf"]), |inner, _| json!(["text", inner]));
+    assert!(v.is_valid(&json!({ "tree": shallow })));
+    let wrong = (0..50).fold(json!([7]), |inner, _| json!(["text", inner]));
+    assert_eq!(agree(&tagged_tree(), &[json!({ "tree": wrong })]), [false]);
 }

@@ -50,7 +50,7 @@ use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
     ArrayId, CondId, ContentId, DynamicRefId, Entry, Instr, ListId, NodeFlags, NodeId, NumberChecks, NumberId,
-    ObjectId, Program, ResourceId, StringId, Target,
+    ObjectId, Program, ResourceId, StringId, Target, TypeSwitch,
 };
 use schemavm_compiler::number::Divisor;
 use schemavm_compiler::value::TypeSet;
@@ -517,6 +517,10 @@ enum PreparedStep<'p> {
     Code(&'p [Instr]),
     /// This one instruction (none: every value passes).
     Single(Option<&'p Instr>),
+    /// A [`Entry::Counted`] node whose one instruction is an `anyOf`/
+    /// `oneOf` split by type: per value, a nesting level (as the entry
+    /// counts it) and the switch's target.
+    Switch(&'p TypeSwitch),
     /// Whatever [`Vm::node`] does with [`Prepared::id`] (memo, depth
     /// accounting, the general entry).
     Node,
@@ -1133,6 +1137,15 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     }
                     _ => PreparedStep::Node,
                 },
+                // (A `MEMO` node is memoized while recording: see `node`.)
+                Entry::Counted if !(M::COLLECT && node.flags().contains(NodeFlags::MEMO)) => {
+                    match program.code_of(node) {
+                        [Instr::AnyOf(l) | Instr::OneOf(l)] => {
+                            program.type_switch(*l).map_or(PreparedStep::Node, PreparedStep::Switch)
+                        }
+                        _ => PreparedStep::Node,
+                    }
+                }
                 Entry::Memo | Entry::Counted | Entry::Full => PreparedStep::Node,
             };
             return Prepared { id, fuel, step };
@@ -1162,6 +1175,20 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 self.each_passes(values, p.fuel, |vm, v, ev| vm.instr::<false>(instr, v, ev), ev)
             }
             PreparedStep::Single(None) => self.each_passes(values, p.fuel, |_, _, _| Ok(true), ev),
+            PreparedStep::Switch(switch) => {
+                let strict = self.strict_integers;
+                self.each_passes(
+                    values,
+                    p.fuel,
+                    |vm, v, ev| {
+                        vm.meter.enter()?;
+                        let r = vm.target(switch.target(v, strict), v, ev);
+                        vm.meter.leave();
+                        r
+                    },
+                    ev,
+                )
+            }
             PreparedStep::Node => {
                 let id = p.id;
                 self.each_passes(values, p.fuel, |vm, v, ev| vm.node::<false>(id, v, ev), ev)
