@@ -816,24 +816,27 @@ fn lists_passed_by_a_type_switch_still_count_their_depth() {
         member.insert("content".to_string(), deep);
         deep = Value::Object(member);
     }
-    // (Not `json!`, which would serialize the tree, recursively.)
-    let mut root = serde_json::Map::new();
-    root.insert("tree".to_string(), deep);
-    let instance = Value::Object(root);
-    assert!(!v.is_valid(&instance));
-    assert!(matches!(
-        v.outcome(&instance),
-        schemavm::Outcome::BudgetExceeded { reason: schemavm::Exhausted::Depth, .. }
-    ));
-    schemavm::corpus::dismantle(instance);
+    stops_at_the_depth_limit(&v, deep);
     // Arrays of nodes alike: each item enters `node` (a counted list split
     // by type), whose array alternative the switch passes.
     let mut deep = json!(["leaf"]);
     for _ in 0..100_000 {
         deep = Value::Array(vec![json!("text"), deep]);
     }
+    stops_at_the_depth_limit(&v, deep);
+    // A shallow one passes, and fails on its deepest leaf.
+    let shallow = (0..50).fold(json!(["leaf"]), |inner, _| json!(["text", inner]));
+    assert!(v.is_valid(&json!({ "tree": shallow })));
+    let wrong = (0..50).fold(json!([7]), |inner, _| json!(["text", inner]));
+    assert_eq!(agree(&tagged_tree(), &[json!({ "tree": wrong })]), [false]);
+}
+
+/// `tree`, as the `tree` property of an instance, fails `v` by running out
+/// of depth, on the boolean path and the outcome's alike.
+fn stops_at_the_depth_limit(v: &Validator, tree: Value) {
+    // (Not `json!`, which would serialize the tree, recursively.)
     let mut root = serde_json::Map::new();
-    root.insert("tree".to_string(), deep);
+    root.insert("tree".to_string(), tree);
     let instance = Value::Object(root);
     assert!(!v.is_valid(&instance));
     assert!(matches!(
@@ -841,9 +844,4 @@ fn lists_passed_by_a_type_switch_still_count_their_depth() {
         schemavm::Outcome::BudgetExceeded { reason: schemavm::Exhausted::Depth, .. }
     ));
     schemavm::corpus::dismantle(instance);
-    // A shallow one passes, and fails on its deepest leaf.
-    let shallow = (0..50).fold(json!(["leaf"]), |inner, _| json!(["text", inner]));
-    assert!(v.is_valid(&json!({ "tree": shallow })));
-    let wrong = (0..50).fold(json!([7]), |inner, _| json!(["text", inner]));
-    assert_eq!(agree(&tagged_tree(), &[json!({ "tree": wrong })]), [false]);
 }
