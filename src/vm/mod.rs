@@ -1094,10 +1094,14 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             // No path is kept (as in `descend`).
             return self.node::<TRACK>(id, v, ev);
         }
+        let node = self.program.node(id);
+        if !M::ANNOTATE && node.entry() == Entry::Types && node.types().admits(v, self.strict_integers) {
+            // A bare type check that passes records, tracks and charges
+            // nothing: decided without the quiet pre-check.
+            return Ok(true);
+        }
         if !M::ANNOTATE && self.meter.depth > 0 {
-            if self.program.node(id).flags().contains(NodeFlags::ALWAYS_VALID)
-                || self.passes_quietly::<TRACK>(id, v, ev)?
-            {
+            if node.flags().contains(NodeFlags::ALWAYS_VALID) || self.passes_quietly::<TRACK>(id, v, ev)? {
                 return Ok(true);
             }
             return self.descend(keyword, instance, |vm| vm.node_recorded::<TRACK>(id, v, ev));
@@ -1559,10 +1563,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let list = self.program.quick_list(list_id);
             if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
                 if let Some((order, decisive)) = d.choose(member(map, &d.property)) {
+                    // The value names one alternative: the verdict is that
+                    // of the node it leads to, past nested lists the same
+                    // property discriminates.
                     if let (Some(child), false) = (decisive, TRACK) {
                         return self.node::<false>(child, v, ev);
                     }
-                    return self.candidates::<TRACK>(combine, list, order, decisive, v, ev);
+                    return self.candidates::<TRACK>(combine, list, order, v, ev);
                 }
             }
             if !TRACK {
@@ -1703,27 +1710,21 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// `anyOf`/`oneOf` through a discriminator: only the alternatives
     /// `order` names (those its property's value, or absence, admits) can
     /// match, so only they run (in order). Used when no error is recorded.
-    /// `decisive`: the node deciding the verdict when nothing is tracked
-    /// ([`Candidates::decisive`](schemavm_compiler::bytecode::Candidates::decisive)).
+    /// (Untracked, a value with a
+    /// [decisive](schemavm_compiler::bytecode::Candidates::decisive) node
+    /// goes to that node before this.)
     #[inline(never)]
     fn candidates<const TRACK: bool>(
         &mut self,
         combine: Combine,
         list: &'p [NodeId],
         order: &'p [u32],
-        decisive: Option<NodeId>,
         v: &'v Value,
         ev: &mut Evaluated,
     ) -> Flow {
-        // The value names one alternative: the verdict is its own, or that
-        // of the node it leads to past nested lists the same property
-        // discriminates.
-        let only = decisive.or_else(|| match order {
-            [only] => list.get(*only as usize).copied(),
-            _ => None,
-        });
-        if let (Some(child), false) = (only, TRACK) {
-            return self.node::<false>(child, v, ev);
+        // One candidate: the verdict is its own.
+        if let ([only], false) = (order, TRACK) {
+            return list.get(*only as usize).map_or(Ok(false), |&child| self.node::<false>(child, v, ev));
         }
         let children = order.iter().filter_map(|&i| list.get(i as usize).copied());
         if !TRACK {

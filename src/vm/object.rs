@@ -446,16 +446,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     if M::ANNOTATE {
                         self.annotate_item("properties", Value::String(key.to_string()))?;
                     }
-                    let strict = self.strict_integers;
-                    let passes_its_type = !M::ANNOTATE
-                        && entry.quick == node
-                        && matches!(entry.check, QuickCheck::Types(types) if types.admits(value, strict));
-                    if passes_its_type {
-                        // A bare type check that passes records nothing:
-                        // decided here, without the descent's quiet
-                        // pre-check. (Only for the node itself, not one
-                        // reached through `$ref`s, whose hops are charged.)
-                    } else if checked_early(entry, value) {
+                    if checked_early(entry, value) {
                         valid &= self.descend_node::<false>(
                             &[KeywordStep::Word("properties"), KeywordStep::Name(name)],
                             at,

@@ -348,7 +348,7 @@ fn passed_target(id: NodeId, n: &Node, code: &[Instr], kind: JsonType, dynamic_s
     if !matches!(n.entry, Entry::Single | Entry::Direct | Entry::Counted) || !passable(n, dynamic_scope) {
         return plain;
     }
-    let list = match code.get(code_range(n)) {
+    let passed = match code.get(code_range(n)) {
         Some([only]) => only,
         Some([Instr::Type(types), then]) if !matches!(kind, JsonType::Integer | JsonType::Number) => {
             if !types.contains(kind) {
@@ -358,7 +358,7 @@ fn passed_target(id: NodeId, n: &Node, code: &[Instr], kind: JsonType, dynamic_s
         }
         _ => return plain,
     };
-    match *list {
+    match *passed {
         Instr::OneOf(l) => Target::OneOf(l),
         Instr::AnyOf(l) => Target::AnyOf(l),
         Instr::Object(o) => Target::Object(o),
