@@ -2,17 +2,17 @@
 //!
 //! * [`IdHasher`]: a cheap, unkeyed hasher for tables keyed by values
 //!   schemavm creates itself: node and resource indices, interned scope
-//!   ids, a small DFA's state ids (dense, numbered by the determinizer),
-//!   and addresses of parsed documents' or instances' values (the
+//!   ids, and addresses of parsed documents' or instances' values (the
 //!   compiler's tables and the VM's memo). None is chosen by the schema's
 //!   text, so a keyed hash buys nothing there.
 //! * [`TextMap`]/[`TextSet`]: tables keyed by text from the schema (JSON
-//!   Pointers, property names, URIs, patterns), hashed by foldhash with a
-//!   seed drawn per table. A schema cannot aim collisions at a seed it
-//!   does not know, and each table lives for one compilation, so there is
-//!   no long-running state to study; foldhash hashes a short string in a
-//!   few multiplies, where the standard library's SipHash took about 7% of
-//!   a large schema's compile time (fhir's).
+//!   Pointers, property names, URIs, patterns) or by what it determines
+//!   (the sets of NFA states a pattern's DFA is built from), hashed by
+//!   foldhash with a seed drawn per table. A schema cannot aim collisions
+//!   at a seed it does not know, and each table lives for one compilation,
+//!   so there is no long-running state to study; foldhash hashes a short
+//!   string in a few multiplies, where the standard library's SipHash took
+//!   about 7% of a large schema's compile time (fhir's).
 //! * [`ValueState`]: the keyed hash of instance values (`uniqueItems` over
 //!   many items), foldhash again with a seed drawn per evaluation: an
 //!   instance cannot aim collisions at it either, and a collision only

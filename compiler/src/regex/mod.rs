@@ -16,11 +16,12 @@
 //! 2. The linear engine, `regex-automata`'s meta regex, built from a `Hir`
 //!    that [`lower`] constructs with ECMA semantics. It runs every pattern
 //!    without lookaround or backreferences in time linear in the haystack.
-//!    A pattern whose dense DFA fits in a few kilobytes (dates, times,
-//!    identifiers) is determinized at compile time and matched by one walk
-//!    of its [`table`] instead (the meta regex, built first to bound the
-//!    pattern's size, is then dropped): the meta regex's per-search set-up
-//!    costs more than the walk on the short strings such patterns check.
+//!    A pattern whose DFA fits in a few kilobytes (dates, times,
+//!    identifiers) is determinized at compile time (from its NFA, by
+//!    [`table`]) and matched by one walk of that table instead (the meta
+//!    regex, built first to bound the pattern's size, is then dropped):
+//!    the meta regex's per-search set-up costs more than the walk on the
+//!    short strings such patterns check.
 //! 3. The backtracking engine, `fancy-regex`, only for patterns that keep
 //!    lookaround or backreferences. It is fed syntax generated from the tree
 //!    and runs under a step budget: when the budget runs out, [`Regex::is_match`]
@@ -85,7 +86,6 @@ mod tests;
 
 use std::fmt;
 
-use regex_automata::dfa::{StartKind, dense};
 use regex_automata::meta;
 use regex_automata::nfa::thompson::{self, WhichCaptures};
 
@@ -486,13 +486,13 @@ fn build_linear(ast: &ast::Ast, limits: &RegexLimits) -> Result<meta::Regex, Reg
     })
 }
 
-/// Heap bytes a determinized pattern may take ([`build_small_dfa`]).
+/// Heap bytes a determinized pattern's table may take ([`build_small_dfa`]).
 const SMALL_DFA_BYTES: usize = 16 << 10;
 
-/// The pattern as a [`TableDfa`], if its dense DFA determinizes within
-/// [`SMALL_DFA_BYTES`] (and some work bound): typical of anchored formats
+/// The pattern as a [`TableDfa`], if its DFA determinizes within
+/// [`SMALL_DFA_BYTES`] (and a work bound): typical of anchored formats
 /// (dates, identifiers) and rarely of Unicode classes. `None` also when
-/// the DFA cannot express the pattern.
+/// the table cannot express the pattern.
 fn build_small_dfa(ast: &ast::Ast, limits: &RegexLimits) -> Option<Box<TableDfa>> {
     let hir = lower::to_hir(ast).ok()?;
     let nfa = thompson::Compiler::new()
@@ -501,16 +501,7 @@ fn build_small_dfa(ast: &ast::Ast, limits: &RegexLimits) -> Option<Box<TableDfa>
         )
         .build_from_hir(&hir)
         .ok()?;
-    let config = dense::Config::new()
-        .start_kind(StartKind::Unanchored)
-        .minimize(false)
-        // The table walks every state alike: acceleration would only cost
-        // its analysis.
-        .accelerate(false)
-        .dfa_size_limit(Some(SMALL_DFA_BYTES))
-        .determinize_size_limit(Some(4 * SMALL_DFA_BYTES));
-    let dfa = dense::Builder::new().configure(config).build_from_nfa(&nfa).ok()?;
-    TableDfa::new(&dfa).map(Box::new)
+    TableDfa::determinize(&nfa, SMALL_DFA_BYTES).map(Box::new)
 }
 
 fn build_backtracking(ast: &ast::Ast, limits: &RegexLimits) -> Result<fancy_regex::Regex, RegexError> {

@@ -1,42 +1,68 @@
 //! [`TableDfa`]: a small deterministic automaton flattened into one table,
 //! matched by a loop of a few instructions per haystack byte.
 //!
-//! `regex-automata` determinizes the pattern (its dense DFA, built
-//! unanchored, so that a match may start anywhere); this module copies the
-//! states reachable from the start of a haystack into rows of `u16`s:
+//! The table is built by subset construction straight from the pattern's
+//! Thompson NFA (`regex-automata`'s, built without captures), for an
+//! unanchored search: a match may start anywhere. Each DFA state is a set
+//! of NFA states and becomes one row of `u16`s:
 //!
-//! * bytes are mapped to the DFA's equivalence classes by a 256-entry
+//! * bytes are mapped to the NFA's equivalence classes by a 256-entry
 //!   array, so a row has one entry per class and one for the end of the
 //!   haystack;
 //! * an entry is the offset of the next state's row, or one of two stops:
-//!   [`MATCH`] (the DFA reached a match state: some match ends here, and an
-//!   unanchored `is_match` is decided) or [`DEAD`] (no match can follow).
-//!   Stops have no rows: both lie at or past the end of the table, so the
-//!   bounds test of the next lookup is also the test for a stop, the only
-//!   test the walk makes per byte.
+//!   [`MATCH`] (some match ends here, and an unanchored `is_match` is
+//!   decided) or [`DEAD`] (no match can follow). Stops have no rows: both
+//!   lie at or past the end of the table, so the bounds test of the next
+//!   lookup is also the test for a stop, the only test the walk makes per
+//!   byte.
 //!
-//! The DFA's match states are delayed by one byte (entering one after byte
-//! `i` means a match ended before `i`), and a match at the very end shows
-//! only after the end-of-haystack transition: the walk reads that last
-//! entry when the bytes run out.
+//! Assertions (`^`, `$`, `\b`, `\B`) depend on the bytes on both sides of
+//! a position, so a state keeps the NFA states waiting on an assertion
+//! unresolved, with what it knows of the left side (whether the position
+//! is the haystack's start, whether the byte before it is a word byte).
+//! A transition on byte `b` first resolves them with `b` as the right side
+//! (the end-of-haystack entry resolves them at the end), and a match found
+//! then ended *before* `b`: matches show one byte late, and one at the very
+//! end shows only in the end-of-haystack entry, which the walk reads when
+//! the bytes run out. After each byte, the pattern's start is added again
+//! (the unanchored search), unless no match can start past the haystack's
+//! first position (every way through the pattern passes `^` first): a
+//! pattern anchored that way reaches [`DEAD`] as soon as it fails.
 //!
-//! Only DFAs without quit states qualify (a quit state means the DFA gave
-//! up on some input, which a table cannot express), and only those whose
-//! rows fit `u16` offsets. The search semantics are those of the dense
-//! DFA's earliest unanchored search from the start of the haystack, which
-//! the regex module's property tests compare with its other engines.
+//! Only patterns whose assertions are these four qualify, and only DFAs
+//! that fit the byte budget the caller gives, whose rows fit `u16`
+//! offsets below the stops, and whose construction stays within
+//! [`MAX_WORK`] steps (a pattern from an untrusted schema may need
+//! exponentially many states: `(a|b)*a(a|b){20}`). The regex module's
+//! property tests compare the table with its other engines.
+//!
+//! Sets of NFA states are chosen by the pattern, so the table of states
+//! found is hashed with a seed drawn per construction (see
+//! [`crate::hash`]).
 
-use regex_automata::dfa::{Automaton, dense};
+use regex_automata::nfa::thompson::{NFA, State};
+use regex_automata::util::look::{Look, LookSet};
 use regex_automata::util::primitives::StateID;
-use regex_automata::util::start;
 
-use crate::hash::IdMap;
+use crate::hash::TextMap;
 
 /// The entry of a transition into a match state.
 const MATCH: u16 = u16::MAX;
 
 /// The entry of a transition into the dead state.
 const DEAD: u16 = u16::MAX - 1;
+
+/// Steps (NFA states visited, transitions tested) the construction may
+/// take before it gives up. About a millisecond; the usual pattern (a
+/// date, an identifier) takes a few thousand.
+const MAX_WORK: usize = 1 << 17;
+
+/// A state's left side: the position is the haystack's start.
+const AT_START: u8 = 1;
+
+/// A state's left side: the byte before the position is a word byte
+/// (kept only when the pattern has word boundaries).
+const AFTER_WORD: u8 = 2;
 
 /// A small DFA as one table (see the module docs).
 #[derive(Debug, Clone)]
@@ -53,10 +79,21 @@ pub(super) struct TableDfa {
 }
 
 impl TableDfa {
-    /// The table of `dfa`, if it has no quit states and its rows fit
-    /// `u16` offsets below the stops.
-    pub(super) fn new(dfa: &dense::DFA<Vec<u32>>) -> Option<TableDfa> {
-        let classes_of = dfa.byte_classes();
+    /// The table of `nfa` (an NFA without capture states), if its
+    /// assertions are among `^`, `$`, `\b` and `\B`, it takes at most
+    /// `max_bytes` and [`MAX_WORK`] steps to build, and its rows fit `u16`
+    /// offsets below the stops.
+    pub(super) fn determinize(nfa: &NFA, max_bytes: usize) -> Option<TableDfa> {
+        let supported = LookSet::empty()
+            .insert(Look::Start)
+            .insert(Look::End)
+            .insert(Look::WordAscii)
+            .insert(Look::WordAsciiNegate);
+        let looks = nfa.look_set_any();
+        if !looks.subtract(supported).is_empty() {
+            return None;
+        }
+        let classes_of = nfa.byte_classes();
         let stride = classes_of.alphabet_len();
         let mut classes = [0u8; 256];
         // The first byte of each class stands for it.
@@ -68,49 +105,74 @@ impl TableDfa {
                 slot.get_or_insert(byte);
             }
         }
-        let start = dfa.start_state(&start::Config::new()).ok()?;
-        // Live states get rows in the order they are found; a breadth-first
-        // walk over the class representatives finds every reachable one.
-        let mut rows: IdMap<StateID, u16> = IdMap::default();
-        let mut order: Vec<StateID> = Vec::new();
-        let entry_of = |id: StateID, rows: &mut IdMap<StateID, u16>, order: &mut Vec<StateID>| {
-            if dfa.is_quit_state(id) {
-                return None;
-            }
-            if dfa.is_match_state(id) {
-                return Some(MATCH);
-            }
-            if dfa.is_dead_state(id) {
+        let max_entries = (max_bytes / std::mem::size_of::<u16>()).min(usize::from(DEAD));
+        let mut builder = Builder {
+            nfa,
+            words: looks.contains_word(),
+            marks: vec![0; nfa.states().len()],
+            generation: 0,
+            stack: Vec::new(),
+            work: 0,
+        };
+        let start_set = builder.expand(&[nfa.start_anchored()])?;
+        // The pattern's start, added after each byte, if a match can start
+        // past the first position.
+        let restart = builder.starts_later(&start_set)?.then(|| nfa.start_anchored());
+        let mut rows: TextMap<(Box<[u32]>, u8), u16> = TextMap::default();
+        let mut order: Vec<(Box<[u32]>, u8)> = Vec::new();
+        let mut row_of = |key: (Box<[u32]>, u8), order: &mut Vec<(Box<[u32]>, u8)>| -> Option<u16> {
+            if key.0.is_empty() {
                 return Some(DEAD);
             }
-            if let Some(&row) = rows.get(&id) {
+            if let Some(&row) = rows.get(&key) {
                 return Some(row);
             }
             let offset = order.len().checked_mul(stride)?;
-            let row = u16::try_from(offset).ok().filter(|&row| row < DEAD)?;
-            rows.insert(id, row);
-            order.push(id);
+            if offset.saturating_add(stride) > max_entries {
+                return None;
+            }
+            let row = u16::try_from(offset).ok()?;
+            rows.insert(key.clone(), row);
+            order.push(key);
             Some(row)
         };
-        let start = entry_of(start, &mut rows, &mut order)?;
+        let start = row_of((start_set, AT_START), &mut order)?;
         let mut table: Vec<u16> = Vec::new();
         let mut next = 0;
-        while let Some(&id) = order.get(next) {
+        let mut roots: Vec<StateID> = Vec::new();
+        while let Some((set, left)) = order.get(next).cloned() {
             next += 1;
+            // The resolved states on each side of a word boundary, made
+            // when first needed.
+            let mut resolved: [Option<(Vec<StateID>, bool)>; 2] = [None, None];
             for representative in &representatives {
-                // A class with no byte (never the case) leads nowhere.
-                let entry = match representative {
-                    Some(byte) => entry_of(dfa.next_state(id, *byte), &mut rows, &mut order)?,
-                    None => DEAD,
+                let Some(byte) = *representative else {
+                    // A class with no byte (never the case) leads nowhere.
+                    table.push(DEAD);
+                    continue;
                 };
-                table.push(entry);
+                let word = builder.words && is_word_byte(byte);
+                let slot = resolved.get_mut(usize::from(word))?;
+                if slot.is_none() {
+                    *slot = Some(builder.resolve(&set, left, Some(byte))?);
+                }
+                let (live, matched) = slot.as_ref()?;
+                if *matched {
+                    table.push(MATCH);
+                    continue;
+                }
+                roots.clear();
+                for &id in live {
+                    builder.charge(1)?;
+                    roots.extend(step(nfa.state(id), byte));
+                }
+                roots.extend(restart);
+                let set = builder.expand(&roots)?;
+                let left = if word { AFTER_WORD } else { 0 };
+                table.push(row_of((set, left), &mut order)?);
             }
-            table.push(entry_of(dfa.next_eoi_state(id), &mut rows, &mut order)?);
-        }
-        // The stops lie past the end of the table, where no class of any
-        // row reaches.
-        if table.len() > usize::from(DEAD) {
-            return None;
+            let (_, matched) = builder.resolve(&set, left, None)?;
+            table.push(if matched { MATCH } else { DEAD });
         }
         Some(TableDfa { classes, table: table.into_boxed_slice(), start, stride })
     }
@@ -141,6 +203,176 @@ impl TableDfa {
     pub(super) fn memory_usage(&self) -> usize {
         std::mem::size_of::<TableDfa>() + std::mem::size_of_val(&*self.table)
     }
+}
+
+/// The state of one subset construction: the NFA, and scratch space for
+/// closures (marks of the states visited, by generation).
+struct Builder<'n> {
+    nfa: &'n NFA,
+    /// The pattern has word boundaries: states keep whether the byte
+    /// before them is a word byte.
+    words: bool,
+    /// The generation in which each NFA state was last visited.
+    marks: Vec<u32>,
+    generation: u32,
+    stack: Vec<StateID>,
+    /// Steps taken, against [`MAX_WORK`].
+    work: usize,
+}
+
+impl Builder<'_> {
+    /// Counts `steps` of work: `None` past [`MAX_WORK`].
+    fn charge(&mut self, steps: usize) -> Option<()> {
+        self.work = self.work.saturating_add(steps);
+        (self.work <= MAX_WORK).then_some(())
+    }
+
+    /// Starts a closure: every state unvisited.
+    fn begin(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.marks.fill(0);
+            self.generation = 1;
+        }
+        self.stack.clear();
+    }
+
+    /// Pushes `id` unless this closure visited it already.
+    fn visit(&mut self, id: StateID) -> Option<()> {
+        let mark = self.marks.get_mut(id.as_usize())?;
+        if *mark != self.generation {
+            *mark = self.generation;
+            self.stack.push(id);
+        }
+        Some(())
+    }
+
+    /// The states reached from `roots` without a byte and without passing
+    /// an assertion: those that read a byte, wait on an assertion, or
+    /// match, sorted (a DFA state's set).
+    fn expand(&mut self, roots: &[StateID]) -> Option<Box<[u32]>> {
+        self.begin();
+        for &id in roots {
+            self.visit(id)?;
+        }
+        let mut set = Vec::new();
+        while let Some(id) = self.stack.pop() {
+            self.charge(1)?;
+            match self.nfa.state(id) {
+                State::ByteRange { .. }
+                | State::Sparse(_)
+                | State::Dense(_)
+                | State::Look { .. }
+                | State::Match { .. } => {
+                    set.push(id.as_u32());
+                }
+                State::Union { alternates } => {
+                    for &next in alternates.iter() {
+                        self.visit(next)?;
+                    }
+                }
+                State::BinaryUnion { alt1, alt2 } => {
+                    self.visit(*alt1)?;
+                    self.visit(*alt2)?;
+                }
+                State::Capture { next, .. } => self.visit(*next)?,
+                State::Fail => {}
+            }
+        }
+        set.sort_unstable();
+        Some(set.into_boxed_slice())
+    }
+
+    /// The states of `set` that read a byte once its assertions are
+    /// decided between the left side `left` and the byte `right` (`None`:
+    /// the end of the haystack), and whether a match ends there.
+    fn resolve(&mut self, set: &[u32], left: u8, right: Option<u8>) -> Option<(Vec<StateID>, bool)> {
+        self.begin();
+        for &id in set {
+            self.visit(StateID::new(usize::try_from(id).ok()?).ok()?)?;
+        }
+        let before_word = left & AFTER_WORD != 0;
+        let after_word = right.is_some_and(is_word_byte);
+        let mut live = Vec::new();
+        let mut matched = false;
+        while let Some(id) = self.stack.pop() {
+            self.charge(1)?;
+            match self.nfa.state(id) {
+                State::ByteRange { .. } | State::Sparse(_) | State::Dense(_) => live.push(id),
+                State::Match { .. } => matched = true,
+                State::Look { look, next } => {
+                    let holds = match look {
+                        Look::Start => left & AT_START != 0,
+                        Look::End => right.is_none(),
+                        Look::WordAscii => before_word != after_word,
+                        Look::WordAsciiNegate => before_word == after_word,
+                        // Rejected before the construction starts.
+                        _ => return None,
+                    };
+                    if holds {
+                        self.visit(*next)?;
+                    }
+                }
+                State::Union { alternates } => {
+                    for &next in alternates.iter() {
+                        self.visit(next)?;
+                    }
+                }
+                State::BinaryUnion { alt1, alt2 } => {
+                    self.visit(*alt1)?;
+                    self.visit(*alt2)?;
+                }
+                State::Capture { next, .. } => self.visit(*next)?,
+                State::Fail => {}
+            }
+        }
+        Some((live, matched))
+    }
+
+    /// Whether a match can start past the haystack's first position: some
+    /// way from the pattern's start (the states of `start`) reads a byte or
+    /// matches without passing `^` (other assertions assumed to hold).
+    fn starts_later(&mut self, start: &[u32]) -> Option<bool> {
+        self.begin();
+        for &id in start {
+            self.visit(StateID::new(usize::try_from(id).ok()?).ok()?)?;
+        }
+        while let Some(id) = self.stack.pop() {
+            self.charge(1)?;
+            match self.nfa.state(id) {
+                State::ByteRange { .. } | State::Sparse(_) | State::Dense(_) | State::Match { .. } => {
+                    return Some(true);
+                }
+                State::Look { look: Look::Start, .. } | State::Fail => {}
+                State::Look { next, .. } | State::Capture { next, .. } => self.visit(*next)?,
+                State::Union { alternates } => {
+                    for &next in alternates.iter() {
+                        self.visit(next)?;
+                    }
+                }
+                State::BinaryUnion { alt1, alt2 } => {
+                    self.visit(*alt1)?;
+                    self.visit(*alt2)?;
+                }
+            }
+        }
+        Some(false)
+    }
+}
+
+/// Where the NFA state `state` goes on `byte`, if it reads it.
+fn step(state: &State, byte: u8) -> Option<StateID> {
+    match state {
+        State::ByteRange { trans } => trans.matches_byte(byte).then_some(trans.next),
+        State::Sparse(sparse) => sparse.matches_byte(byte),
+        State::Dense(dense) => dense.matches_byte(byte),
+        _ => None,
+    }
+}
+
+/// An ASCII word byte (`\w` without the `i` flag, as ECMA's `\b` reads it).
+fn is_word_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_'
 }
 
 #[cfg(test)]
@@ -195,6 +427,34 @@ mod tests {
     fn a_pattern_matching_nothing_never_matches() {
         check("[]", &[], &["", "a", "é"]);
         check("^a[]", &[], &["a", "ab"]);
+    }
+
+    #[test]
+    fn word_boundaries_read_both_sides() {
+        check(r"\bfoo\b", &["foo", "a foo b", "foo-bar", "(foo)"], &["", "afoo", "foob", "f oo", "_foo"]);
+        check(r"a\Bb", &["ab", "xaby"], &["a b", "a-b", "a"]);
+        check(r"\b", &["a", " a", "a "], &["", " ", "--"]);
+    }
+
+    #[test]
+    fn an_anchored_pattern_dies_on_its_first_wrong_byte() {
+        let t = table("^abc");
+        let entry = |at: u16, byte: u8| t.table[usize::from(at) + usize::from(t.classes[usize::from(byte)])];
+        assert_eq!(entry(t.start, b'x'), DEAD);
+        assert_eq!(entry(entry(t.start, b'a'), b'x'), DEAD);
+        // Unanchored, the pattern may still start later.
+        let t = table("abc");
+        assert_ne!(t.table[usize::from(t.start) + usize::from(t.classes[usize::from(b'x')])], DEAD);
+    }
+
+    #[test]
+    fn patterns_with_too_many_states_get_no_table() {
+        // Its DFA remembers the last 21 bytes: 2^21 states.
+        let ast = parse("(a|b)*a(a|b){20}", ParseLimits::NONE).unwrap();
+        assert!(build_small_dfa(&ast, &RegexLimits::default()).is_none());
+        // Fewer states, but a wide class in each: past the byte budget.
+        let ast = parse("[a-z]*a[a-z]{12}", ParseLimits::NONE).unwrap();
+        assert!(build_small_dfa(&ast, &RegexLimits::default()).is_none());
     }
 
     #[test]
