@@ -44,6 +44,8 @@ use regex_automata::nfa::thompson::{NFA, State};
 use regex_automata::util::look::{Look, LookSet};
 use regex_automata::util::primitives::StateID;
 
+use std::rc::Rc;
+
 use crate::hash::TextMap;
 
 /// The entry of a transition into a match state.
@@ -114,17 +116,21 @@ impl TableDfa {
             stack: Vec::new(),
             work: 0,
         };
-        let start_set = builder.expand(&[nfa.start_anchored()])?;
+        // A state is its sorted set of NFA states followed by its left
+        // side (the key of `rows`); `key` is the scratch one is made in.
+        let mut key: Vec<u32> = Vec::new();
+        builder.expand(&[nfa.start_anchored()], &mut key)?;
         // The pattern's start, added after each byte, if a match can start
         // past the first position.
-        let restart = builder.starts_later(&start_set)?.then(|| nfa.start_anchored());
-        let mut rows: TextMap<(Box<[u32]>, u8), u16> = TextMap::default();
-        let mut order: Vec<(Box<[u32]>, u8)> = Vec::new();
-        let mut row_of = |key: (Box<[u32]>, u8), order: &mut Vec<(Box<[u32]>, u8)>| -> Option<u16> {
-            if key.0.is_empty() {
+        let restart = builder.starts_later(&key)?.then(|| nfa.start_anchored());
+        let mut rows: TextMap<Rc<[u32]>, u16> = TextMap::default();
+        let mut order: Vec<Rc<[u32]>> = Vec::new();
+        let mut row_of = |key: &mut Vec<u32>, left: u8, order: &mut Vec<Rc<[u32]>>| -> Option<u16> {
+            if key.is_empty() {
                 return Some(DEAD);
             }
-            if let Some(&row) = rows.get(&key) {
+            key.push(u32::from(left));
+            if let Some(&row) = rows.get(&key[..]) {
                 return Some(row);
             }
             let offset = order.len().checked_mul(stride)?;
@@ -132,19 +138,24 @@ impl TableDfa {
                 return None;
             }
             let row = u16::try_from(offset).ok()?;
-            rows.insert(key.clone(), row);
-            order.push(key);
+            let state: Rc<[u32]> = Rc::from(&key[..]);
+            rows.insert(Rc::clone(&state), row);
+            order.push(state);
             Some(row)
         };
-        let start = row_of((start_set, AT_START), &mut order)?;
+        let start = row_of(&mut key, AT_START, &mut order)?;
         let mut table: Vec<u16> = Vec::new();
         let mut next = 0;
         let mut roots: Vec<StateID> = Vec::new();
-        while let Some((set, left)) = order.get(next).cloned() {
+        // The states a state's set reads bytes with, once resolved for a
+        // byte that is not (0) or is (1) a word byte, and whether a match
+        // ends there; made when first needed.
+        let mut live: [Vec<StateID>; 2] = [Vec::new(), Vec::new()];
+        while let Some(state) = order.get(next).cloned() {
             next += 1;
-            // The resolved states on each side of a word boundary, made
-            // when first needed.
-            let mut resolved: [Option<(Vec<StateID>, bool)>; 2] = [None, None];
+            let (&left, set) = state.split_last()?;
+            let left = u8::try_from(left).ok()?;
+            let mut resolved: [Option<bool>; 2] = [None, None];
             for representative in &representatives {
                 let Some(byte) = *representative else {
                     // A class with no byte (never the case) leads nowhere.
@@ -152,26 +163,30 @@ impl TableDfa {
                     continue;
                 };
                 let word = builder.words && is_word_byte(byte);
-                let slot = resolved.get_mut(usize::from(word))?;
-                if slot.is_none() {
-                    *slot = Some(builder.resolve(&set, left, Some(byte))?);
-                }
-                let (live, matched) = slot.as_ref()?;
-                if *matched {
+                let side = usize::from(word);
+                let matched = match resolved.get(side).copied().flatten() {
+                    Some(matched) => matched,
+                    None => {
+                        let matched = builder.resolve(set, left, Some(byte), live.get_mut(side)?)?;
+                        *resolved.get_mut(side)? = Some(matched);
+                        matched
+                    }
+                };
+                if matched {
                     table.push(MATCH);
                     continue;
                 }
                 roots.clear();
-                for &id in live {
+                for &id in live.get(side)? {
                     builder.charge(1)?;
                     roots.extend(step(nfa.state(id), byte));
                 }
                 roots.extend(restart);
-                let set = builder.expand(&roots)?;
-                let left = if word { AFTER_WORD } else { 0 };
-                table.push(row_of((set, left), &mut order)?);
+                builder.expand(&roots, &mut key)?;
+                table.push(row_of(&mut key, if word { AFTER_WORD } else { 0 }, &mut order)?);
             }
-            let (_, matched) = builder.resolve(&set, left, None)?;
+            let [scratch, _] = &mut live;
+            let matched = builder.resolve(set, left, None, scratch)?;
             table.push(if matched { MATCH } else { DEAD });
         }
         Some(TableDfa { classes, table: table.into_boxed_slice(), start, stride })
@@ -250,12 +265,12 @@ impl Builder<'_> {
     /// The states reached from `roots` without a byte and without passing
     /// an assertion: those that read a byte, wait on an assertion, or
     /// match, sorted (a DFA state's set).
-    fn expand(&mut self, roots: &[StateID]) -> Option<Box<[u32]>> {
+    fn expand(&mut self, roots: &[StateID], set: &mut Vec<u32>) -> Option<()> {
         self.begin();
         for &id in roots {
             self.visit(id)?;
         }
-        let mut set = Vec::new();
+        set.clear();
         while let Some(id) = self.stack.pop() {
             self.charge(1)?;
             match self.nfa.state(id) {
@@ -280,20 +295,21 @@ impl Builder<'_> {
             }
         }
         set.sort_unstable();
-        Some(set.into_boxed_slice())
+        Some(())
     }
 
-    /// The states of `set` that read a byte once its assertions are
-    /// decided between the left side `left` and the byte `right` (`None`:
-    /// the end of the haystack), and whether a match ends there.
-    fn resolve(&mut self, set: &[u32], left: u8, right: Option<u8>) -> Option<(Vec<StateID>, bool)> {
+    /// Puts in `live` the states of `set` that read a byte once its
+    /// assertions are decided between the left side `left` and the byte
+    /// `right` (`None`: the end of the haystack); returns whether a match
+    /// ends there.
+    fn resolve(&mut self, set: &[u32], left: u8, right: Option<u8>, live: &mut Vec<StateID>) -> Option<bool> {
         self.begin();
         for &id in set {
             self.visit(StateID::new(usize::try_from(id).ok()?).ok()?)?;
         }
         let before_word = left & AFTER_WORD != 0;
         let after_word = right.is_some_and(is_word_byte);
-        let mut live = Vec::new();
+        live.clear();
         let mut matched = false;
         while let Some(id) = self.stack.pop() {
             self.charge(1)?;
@@ -326,7 +342,7 @@ impl Builder<'_> {
                 State::Fail => {}
             }
         }
-        Some((live, matched))
+        Some(matched)
     }
 
     /// Whether a match can start past the haystack's first position: some
