@@ -287,11 +287,12 @@ impl ValidatorOptions {
 
     /// Compiles `schema` with these options.
     pub fn build(&self, schema: &Value) -> Result<Validator, CompileError> {
-        schemavm_compiler::check_depth(schema, schemavm_compiler::error::DEFAULT_BASE_URI, &self.compile.limits)?;
+        let checked =
+            schemavm_compiler::check_depth(schema, schemavm_compiler::error::DEFAULT_BASE_URI, &self.compile.limits)?;
         if !self.skip_meta_validation {
             meta::check_schema(schema, self)?;
         }
-        let program = schemavm_compiler::compile(schema, &self.compile)?;
+        let program = schemavm_compiler::compile_checked(checked, &self.compile)?;
         let draft = program.flags().draft;
         let (formats, budget, messages) =
             (format::CustomFormats::new(self.formats.clone()), self.budget, self.messages);

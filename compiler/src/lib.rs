@@ -35,7 +35,7 @@ pub mod uri;
 pub mod value;
 
 pub use bytecode::Program;
-pub use compile::{check_depth, compile};
+pub use compile::{CheckedSchema, check_depth, compile, compile_checked};
 pub use draft::{Draft, Vocabularies};
 pub use error::{CompileError, CompileErrorKind};
 pub use format::Format;

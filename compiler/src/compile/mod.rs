@@ -30,7 +30,15 @@ use crate::uri::AbsoluteUri;
 
 /// Compiles `schema` into a program.
 pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Program, CompileError> {
-    let containers = check_shape(schema, DEFAULT_BASE_URI, &options.limits)?;
+    compile_checked(check_depth(schema, DEFAULT_BASE_URI, &options.limits)?, options)
+}
+
+/// [`compile`] for a schema [`check_depth`] accepted: the depth check is
+/// not repeated, unless `options` allow less depth than it checked.
+pub fn compile_checked(schema: CheckedSchema<'_>, options: &CompileOptions) -> Result<Program, CompileError> {
+    if schema.max_depth > options.limits.max_schema_depth {
+        return compile(schema.document, options);
+    }
     // Parsed once per process.
     static BASE: std::sync::OnceLock<Result<AbsoluteUri, CompileError>> = std::sync::OnceLock::new();
     let base = BASE
@@ -43,8 +51,15 @@ pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Program, Comp
     // Retrieved documents live here, beside the borrowed ones, until the program is built.
     let retrieved = crate::retrieve::Arena::default();
     let retrieval = crate::retrieve::Session::new(&options.retrieval, &retrieved);
-    let (registry, root_res) =
-        Registry::new(schema, base, &options.resources, options.default_draft, &options.limits, retrieval, containers)?;
+    let (registry, root_res) = Registry::new(
+        schema.document,
+        base,
+        &options.resources,
+        options.default_draft,
+        &options.limits,
+        retrieval,
+        schema.containers,
+    )?;
     let mut lowerer = Lowerer::new(registry, root_res, options);
     let root = lowerer.registry.resource_root(root_res).ok_or_else(|| internal("root"))?;
     let root = lowerer.node(root)?;
@@ -52,15 +67,24 @@ pub fn compile(schema: &Value, options: &CompileOptions) -> Result<Program, Comp
     lowerer.finish(root)
 }
 
-/// Rejects a document nested deeper than [`crate::Limits::max_schema_depth`]
-/// (measured without recursion), before anything walks it recursively.
-pub fn check_depth(document: &Value, uri: &str, limits: &crate::Limits) -> Result<(), CompileError> {
-    check_shape(document, uri, limits).map(|_| ())
+/// A schema document [`check_depth`] accepted, for [`compile_checked`].
+#[derive(Debug, Clone, Copy)]
+pub struct CheckedSchema<'a> {
+    document: &'a Value,
+    /// The depth limit it was checked against.
+    max_depth: usize,
+    /// Its arrays and objects: a bound on its subschemas, for sizing
+    /// tables.
+    containers: usize,
 }
 
-/// [`check_depth`], returning the number of arrays and objects in the
-/// document (a bound on its subschemas, for sizing tables).
-fn check_shape(document: &Value, uri: &str, limits: &crate::Limits) -> Result<usize, CompileError> {
+/// Rejects a document nested deeper than [`crate::Limits::max_schema_depth`]
+/// (measured without recursion), before anything walks it recursively.
+pub fn check_depth<'a>(
+    document: &'a Value,
+    uri: &str,
+    limits: &crate::Limits,
+) -> Result<CheckedSchema<'a>, CompileError> {
     let max = limits.max_schema_depth;
     let (depth, containers) = crate::value::shape_at_most(document, max);
     if depth > max {
@@ -69,7 +93,7 @@ fn check_shape(document: &Value, uri: &str, limits: &crate::Limits) -> Result<us
             format!("{uri}#"),
         ));
     }
-    Ok(containers)
+    Ok(CheckedSchema { document, max_depth: max, containers })
 }
 
 fn internal(what: &str) -> CompileError {
@@ -486,6 +510,22 @@ mod tests {
         assert_eq!(registry.location_bytes(usize::MAX), written.iter().sum::<usize>());
         assert!(registry.location_bytes(1) <= written.iter().copied().max().unwrap_or(0));
         assert_eq!(registry.location_bytes(0), 0);
+    }
+
+    /// A schema checked under a looser depth limit than the compilation's
+    /// is checked again; under the same limit, it is compiled as checked.
+    #[test]
+    fn a_checked_schema_is_checked_again_under_a_stricter_limit() {
+        let deep = json!({"items": {"items": {"items": {"type": "string"}}}});
+        let loose = Limits { max_schema_depth: 64, ..Limits::default() };
+        let checked = crate::check_depth(&deep, "", &loose).unwrap();
+        let strict =
+            CompileOptions { limits: Limits { max_schema_depth: 3, ..Limits::default() }, ..Default::default() };
+        let err = crate::compile_checked(checked, &strict).unwrap_err();
+        assert!(matches!(err.kind(), CompileErrorKind::LimitExceeded { limit: "max_schema_depth", .. }), "{err:?}");
+        let same = CompileOptions { limits: loose, ..Default::default() };
+        let program = crate::compile_checked(checked, &same).unwrap();
+        assert_eq!(program.node_ids().count(), compile(&deep, &same).unwrap().node_ids().count());
     }
 
     #[test]
