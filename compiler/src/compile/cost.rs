@@ -389,8 +389,17 @@ struct Groups {
     ends: Vec<usize>,
     tails: Vec<Option<usize>>,
     /// The key and item wildcard landings, merged, when all of a kind's
-    /// are lone leaves ([`Walk::lone`]); empty otherwise.
-    wild: [Vec<Root>; 2],
+    /// are lone leaves ([`Walk::lone`]); empty otherwise. Then the same
+    /// with their recording count only ([`Weight::full_only`]): the
+    /// leaves of a group split for the boolean count (see
+    /// [`coinciding_groups`]). Indexed by [`wild_index`].
+    wild: [Vec<Root>; 4],
+}
+
+/// The index in [`Groups::wild`] of the wildcards of `kind` (0: keys,
+/// 1: items), with their recording count only if `full_only`.
+fn wild_index(kind: usize, full_only: bool) -> usize {
+    kind + if full_only { 2 } else { 0 }
 }
 
 impl Groups {
@@ -513,9 +522,12 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
     // among the child's landings, they are kept once per entry, merged,
     // and walked as the group's trailing leaves (see `Walk::location`):
     // the same roots in the same order, without copying them per child.
+    // (A group split for the boolean count takes them with their
+    // recording count only, as it takes its landings.)
     let wildcards = [&any_key, &any_item];
     for (kind, wildcard) in wildcards.iter().enumerate().filter(|(_, w)| !w.is_empty() && !ranked.is_empty()) {
-        let Some(merged) = groups.wild.get_mut(kind) else { continue };
+        let [keys, items, keys_full, items_full] = &mut groups.wild;
+        let (merged, full_only) = if kind == 0 { (keys, keys_full) } else { (items, items_full) };
         merge_roots(wildcard.iter(), |w, _| Some(w), &mut walk.root_at, merged);
         if merged.iter().all(|(n, _)| walk.lone.get(n.index()) == Some(&true)) {
             for (n, _) in merged.iter() {
@@ -523,6 +535,7 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
                     *tag = Some(kind);
                 }
             }
+            full_only.extend(merged.iter().map(|&(n, w)| (n, w.full_only())));
         } else {
             merged.clear();
         }
@@ -571,13 +584,12 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
         let total = list.iter().fold(wild_total, |t, (_, w, _)| t.plus(*w));
         let total = if split.is_some() { total.full_only() } else { total };
         if total.shared() {
+            let keep = split.is_some();
             let trailing = with_wildcards
-                && split.is_none()
                 && !wildcard.is_empty()
                 && groups.wild.get(kind).is_some_and(|w| !w.is_empty())
                 && list.iter().all(|(n, _, _)| walk.wild.get(n.index()).copied().flatten() != Some(kind));
             let parts = if trailing { [list, &[]] } else { [list, wildcard] };
-            let keep = split.is_some();
             let landings = parts.iter().flat_map(|p| p.iter());
             merge_roots(
                 landings,
@@ -586,7 +598,7 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
                 &mut groups.roots,
             );
             groups.ends.push(groups.roots.len());
-            groups.tails.push(trailing.then_some(kind));
+            groups.tails.push(trailing.then_some(wild_index(kind, keep)));
         }
         let Some(list_id) = split else { return Ok(()) };
         // The boolean count: the landings nothing owns, with those of each
@@ -636,7 +648,7 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
         let kind = if matches!(c, Child::Key(_)) { 0 } else { 1 };
         add(list, kind, true)?;
     }
-    for (n, _) in groups.wild.iter().flatten() {
+    for (n, _) in groups.wild.iter().take(2).flatten() {
         if let Some(tag) = walk.wild.get_mut(n.index()) {
             *tag = None;
         }
