@@ -523,11 +523,11 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
     // and walked as the group's trailing leaves (see `Walk::location`):
     // the same roots in the same order, without copying them per child.
     // (A group split for the boolean count takes them with their
-    // recording count only, as it takes its landings.)
+    // recording count only, as it takes its landings: made when first
+    // needed.)
     let wildcards = [&any_key, &any_item];
     for (kind, wildcard) in wildcards.iter().enumerate().filter(|(_, w)| !w.is_empty() && !ranked.is_empty()) {
-        let [keys, items, keys_full, items_full] = &mut groups.wild;
-        let (merged, full_only) = if kind == 0 { (keys, keys_full) } else { (items, items_full) };
+        let Some(merged) = groups.wild.get_mut(kind) else { continue };
         merge_roots(wildcard.iter(), |w, _| Some(w), &mut walk.root_at, merged);
         if merged.iter().all(|(n, _)| walk.lone.get(n.index()) == Some(&true)) {
             for (n, _) in merged.iter() {
@@ -535,7 +535,6 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
                     *tag = Some(kind);
                 }
             }
-            full_only.extend(merged.iter().map(|&(n, w)| (n, w.full_only())));
         } else {
             merged.clear();
         }
@@ -598,6 +597,13 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
                 &mut groups.roots,
             );
             groups.ends.push(groups.roots.len());
+            if trailing && keep {
+                let [keys, items, keys_full, items_full] = &mut groups.wild;
+                let (merged, full_only) = if kind == 0 { (keys, keys_full) } else { (items, items_full) };
+                if full_only.is_empty() {
+                    full_only.extend(merged.iter().map(|&(n, w)| (n, w.full_only())));
+                }
+            }
             groups.tails.push(trailing.then_some(wild_index(kind, keep)));
         }
         let Some(list_id) = split else { return Ok(()) };
