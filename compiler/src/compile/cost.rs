@@ -478,6 +478,7 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
         mut owned,
         mut owned_at,
         mut unowned,
+        mut wild_share,
     } = std::mem::take(&mut walk.scratch);
     named.clear();
     ranked.clear();
@@ -540,8 +541,12 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
         }
     }
     let wild_totals = wildcards.map(|w| w.iter().fold(Weight::default(), |t, (_, w, _)| t.plus(*w)));
+    let share_of_keys = wild_share.get_or_insert_with(Box::default);
+    share_of_keys.start(&any_key);
     let mut add = |list: &[Applied], kind: usize, with_wildcards: bool| -> Result<(), u64> {
         let wildcard: &[Applied] = if with_wildcards { wildcards.get(kind).map_or(&[], |w| w) } else { &[] };
+        // What the wildcards add to a split group (only key groups split).
+        let mut share = (kind == 0 && with_wildcards).then_some(&mut **share_of_keys);
         walk.work = walk.work.saturating_add(list.len() as u64 + wildcard.len() as u64);
         if walk.work > walk.max_work {
             return Err(walk.work);
@@ -550,31 +555,30 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
         // own some of its landings, unless those nothing owns are shared
         // on their own (every set would then hold them).
         let mut free = 0u64;
-        let split = if kind == 0 { split_by(list.iter().chain(wildcard)) } else { None };
+        let split = if kind == 0 {
+            let wild_owners = share.as_ref().map_or(Owners::None, |s| s.owners);
+            Owners::of(list.iter()).with(wild_owners).one()
+        } else {
+            None
+        };
+        if let (Some(s), Some(_)) = (share.as_mut(), split) {
+            s.prepare(wildcard);
+        }
+        let share = share.as_deref();
+        // The boolean counts per alternative (the wildcards' share and the
+        // group's own landings), the group's own landings per alternative
+        // (`owned_at`, counts until sorted), and the landings nothing owns.
         let split = split.filter(|&list_id| {
             by_alternative.clear();
             owned_at.clear();
             unowned.clear();
-            for &landing in list.iter().chain(wildcard) {
-                let (_, w, owner) = landing;
-                match owned_by(owner, list_id) {
-                    Some(at) => {
-                        if by_alternative.len() <= at {
-                            by_alternative.resize(at + 1, 0);
-                            owned_at.resize(at + 1, 0);
-                        }
-                        if let Some(sum) = by_alternative.get_mut(at) {
-                            *sum = sum.saturating_add(w.quiet);
-                        }
-                        if let Some(count) = owned_at.get_mut(at) {
-                            *count += 1;
-                        }
-                    }
-                    None => {
-                        free = free.saturating_add(w.quiet);
-                        unowned.push(landing);
-                    }
-                }
+            if let Some(s) = share {
+                by_alternative.extend_from_slice(&s.by_alternative);
+            }
+            free = tally(list, Some(list_id), &mut by_alternative, &mut owned_at, &mut unowned);
+            if let Some(s) = share {
+                unowned.extend_from_slice(&s.unowned);
+                free = free.saturating_add(s.free);
             }
             free < 2
         });
@@ -623,22 +627,24 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
                 continue;
             }
             if !sorted {
-                let by_owner = list.iter().chain(wildcard).filter_map(|&l| owned_by(l.2, list_id).map(|a| (a, l)));
+                let by_owner = list.iter().filter_map(|&l| owned_by(l.2, list_id).map(|a| (a, l)));
                 place_runs(by_owner, &mut owned_at, &mut owned);
                 sorted = true;
             }
+            // Alternative `a`'s landings: the group's own, then the
+            // wildcards it owns.
             let run = |a: u32| {
                 let a = a as usize;
-                let start = a.checked_sub(1).and_then(|b| owned_at.get(b)).copied().unwrap_or(0);
-                let end = owned_at.get(a).copied().unwrap_or(start);
-                owned.get(start..end).unwrap_or(&[])
+                (run_of(&owned, &owned_at, a), share.map_or(&[][..], |s| s.run(a)))
             };
-            let scanned = unowned.len() + set.iter().map(|&a| run(a).len()).sum::<usize>();
+            let scanned =
+                unowned.len() + set.iter().map(|&a| run(a)).map(|(own, wild)| own.len() + wild.len()).sum::<usize>();
             walk.work = walk.work.saturating_add(scanned as u64);
             if walk.work > walk.max_work {
                 return Err(walk.work);
             }
-            let landings = unowned.iter().chain(set.iter().flat_map(|&a| run(a)));
+            let landings =
+                unowned.iter().chain(set.iter().map(|&a| run(a)).flat_map(|(own, wild)| own.iter().chain(wild)));
             merge_roots(landings, |w, _| Some(w.quiet_only()), &mut walk.root_at, &mut groups.roots);
             groups.ends.push(groups.roots.len());
             groups.tails.push(None);
@@ -659,8 +665,19 @@ fn coinciding_groups(graph: &Graph<'_>, landings: &Landings, walk: &mut Walk) ->
             *tag = None;
         }
     }
-    walk.scratch =
-        GroupScratch { named, ranked, any_key, any_item, runs, ends, by_alternative, owned, owned_at, unowned };
+    walk.scratch = GroupScratch {
+        named,
+        ranked,
+        any_key,
+        any_item,
+        runs,
+        ends,
+        by_alternative,
+        owned,
+        owned_at,
+        unowned,
+        wild_share,
+    };
     Ok(groups)
 }
 
@@ -695,22 +712,146 @@ fn owned_by(owner: Owner, list: ListId) -> Option<usize> {
     }
 }
 
-/// The discriminated list whose alternatives own some of `landings`, when
-/// every owned landing is owned through that one list: the group is then
-/// split for the boolean count. (Landings owned through two lists are
-/// counted together, as while recording.)
-fn split_by<'a>(landings: impl Iterator<Item = &'a Applied>) -> Option<ListId> {
-    let mut list = None;
-    for &(_, _, owner) in landings {
-        if let Owner::By((l, _)) = owner {
-            match list {
-                None => list = Some(l),
-                Some(seen) if seen != l => return None,
-                Some(_) => {}
+/// Which discriminated lists own some of a group's landings (through
+/// their alternatives). A group is split for the boolean count when one
+/// list does ([`Owners::One`]); landings owned through two lists are
+/// counted together, as while recording.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Owners {
+    #[default]
+    None,
+    One(ListId),
+    Many,
+}
+
+impl Owners {
+    /// The owners of `landings`.
+    fn of<'a>(landings: impl Iterator<Item = &'a Applied>) -> Owners {
+        landings.fold(Owners::None, |owners, &(_, _, owner)| match owner {
+            Owner::By((l, _)) => owners.with(Owners::One(l)),
+            _ => owners,
+        })
+    }
+
+    /// The owners of two sets of landings together.
+    fn with(self, other: Owners) -> Owners {
+        match (self, other) {
+            (Owners::None, o) | (o, Owners::None) => o,
+            (Owners::One(a), Owners::One(b)) if a == b => self,
+            _ => Owners::Many,
+        }
+    }
+
+    /// The list splitting the group, if one.
+    fn one(self) -> Option<ListId> {
+        match self {
+            Owners::One(l) => Some(l),
+            _ => None,
+        }
+    }
+}
+
+/// What an entry's key wildcards add to each property group split for the
+/// boolean count: the same for every property, so worked out once per
+/// entry (see [`coinciding_groups`]), when the first such group needs it.
+/// Relative to the one list that owns some of them, if any (a group is
+/// split by that list or by none).
+#[derive(Default)]
+struct WildShare {
+    /// The lists owning some of the wildcards.
+    owners: Owners,
+    /// Whether the rest is worked out for this entry's wildcards.
+    ready: bool,
+    /// Per alternative of the owning list: the boolean count of the
+    /// wildcards it owns.
+    by_alternative: Vec<u64>,
+    /// Those wildcards, alternative by alternative, and where each
+    /// alternative's run ends.
+    owned: Vec<Applied>,
+    owned_at: Vec<usize>,
+    /// The wildcards no alternative owns, and their boolean count.
+    unowned: Vec<Applied>,
+    free: u64,
+}
+
+impl WildShare {
+    /// Starts the share of an entry's `wildcards`: their owners.
+    fn start(&mut self, wildcards: &[Applied]) {
+        self.owners = Owners::of(wildcards.iter());
+        self.ready = false;
+    }
+
+    /// Works out the rest of the share of `wildcards` (those given to
+    /// [`WildShare::start`]), unless done.
+    fn prepare(&mut self, wildcards: &[Applied]) {
+        if self.ready {
+            return;
+        }
+        self.ready = true;
+        let list = self.owners.one();
+        self.by_alternative.clear();
+        self.owned_at.clear();
+        self.unowned.clear();
+        self.free = tally(wildcards, list, &mut self.by_alternative, &mut self.owned_at, &mut self.unowned);
+        if let Some(l) = list {
+            let by_owner = wildcards.iter().filter_map(|&w| owned_by(w.2, l).map(|a| (a, w)));
+            place_runs(by_owner, &mut self.owned_at, &mut self.owned);
+        } else {
+            self.owned.clear();
+        }
+    }
+
+    /// The wildcards alternative `a` owns.
+    fn run(&self, a: usize) -> &[Applied] {
+        run_of(&self.owned, &self.owned_at, a)
+    }
+}
+
+/// Adds `landings` to a split group's tallies, for the alternatives of
+/// `list`: per alternative, the boolean count and the number of the
+/// landings it owns (`by_alternative`, `counts`, grown as needed); the
+/// landings no alternative owns go to `unowned`. Returns their boolean
+/// count.
+fn tally(
+    landings: &[Applied],
+    list: Option<ListId>,
+    by_alternative: &mut Vec<u64>,
+    counts: &mut Vec<usize>,
+    unowned: &mut Vec<Applied>,
+) -> u64 {
+    let mut free = 0u64;
+    for &landing in landings {
+        let (_, w, owner) = landing;
+        match list.and_then(|l| owned_by(owner, l)) {
+            Some(at) => {
+                if by_alternative.len() <= at {
+                    by_alternative.resize(at + 1, 0);
+                }
+                if counts.len() <= at {
+                    counts.resize(at + 1, 0);
+                }
+                if let Some(sum) = by_alternative.get_mut(at) {
+                    *sum = sum.saturating_add(w.quiet);
+                }
+                if let Some(count) = counts.get_mut(at) {
+                    *count += 1;
+                }
+            }
+            None => {
+                free = free.saturating_add(w.quiet);
+                unowned.push(landing);
             }
         }
     }
-    list
+    free
+}
+
+/// Alternative `a`'s run in `owned`, whose runs end at `owned_at` (see
+/// [`place_runs`]).
+fn run_of<'a>(owned: &'a [Applied], owned_at: &[usize], a: usize) -> &'a [Applied] {
+    let start = a.checked_sub(1).and_then(|b| owned_at.get(b)).copied().unwrap_or(0);
+    let end = owned_at.get(a).copied().unwrap_or(start);
+    owned.get(start..end).unwrap_or(&[])
 }
 
 /// [`coinciding_groups`]' working lists, kept by the [`Walk`] between
@@ -737,6 +878,9 @@ struct GroupScratch {
     owned: Vec<Applied>,
     owned_at: Vec<usize>,
     unowned: Vec<Applied>,
+    /// The key wildcards' share of such groups (boxed: the scratch moves
+    /// in and out of the walk for each entry).
+    wild_share: Option<Box<WildShare>>,
 }
 
 /// The program's in-place successors and descending edges, decoded once:
@@ -1574,6 +1718,38 @@ mod tests {
         // `content` reached outside the variants as well.
         let outside = json!({"properties": {"content": {"$ref": "#/$defs/D"}}});
         assert_eq!(memoized(tagged(&["a", "b", "c"], true, outside)), [(D.to_string(), true)]);
+    }
+
+    /// FHIR's shape: a discriminated `oneOf` whose variants close their
+    /// objects (`additionalProperties: false`, an any-key landing each
+    /// variant owns), so every property's group is split for the boolean
+    /// count and takes the variants' `false` leaves. `content`'s recording
+    /// count is the three references, `D` once (memoized), its three
+    /// variants and the three leaves: 10; the boolean path runs one
+    /// variant per object unless two share a tag.
+    #[test]
+    fn closed_variants_count_their_wildcards_in_each_group() {
+        let variant = |tag: &str, own: &str| {
+            json!({
+                "properties": {"tag": {"const": tag}, "content": {"$ref": "#/$defs/D"}, own: {"type": "string"}},
+                "required": ["tag"],
+                "additionalProperties": false
+            })
+        };
+        let schema = |tags: [&str; 3]| {
+            let variants: Vec<_> = tags.iter().zip(["x", "y", "z"]).map(|(tag, own)| variant(tag, own)).collect();
+            json!({"$ref": "#/$defs/D", "$defs": {"D": {"oneOf": variants}}})
+        };
+        assert_eq!(memoized(schema(["a", "b", "c"])), [(D.to_string(), false)]);
+        assert_eq!(memoized(schema(["a", "a", "c"])), [(D.to_string(), true)]);
+        let tight =
+            |max_fan_out| CompileOptions { limits: Limits { max_fan_out, ..Limits::default() }, ..Default::default() };
+        assert!(compile(&schema(["a", "b", "c"]), &tight(10)).is_ok());
+        let err = compile(&schema(["a", "b", "c"]), &tight(9)).unwrap_err();
+        assert!(
+            matches!(err.kind(), CompileErrorKind::LimitExceeded { limit: "max_fan_out", bound: 10, max: 9 }),
+            "{err}"
+        );
     }
 
     /// Items are not discriminated: an array runs every variant.
