@@ -6,7 +6,7 @@
 //! calls, a client checking structured content) would otherwise go to
 //! the allocator twice per error and twice more per list, which costs
 //! more than writing the errors. A dropped
-//! [`ValidationError`](crate::ValidationError) gives its box back here
+//! [`crate::ValidationError`] gives its box back here
 //! with its contents dropped, a dropped [`Errors`](crate::Errors) its
 //! list, emptied; the next error or list recorded on the same thread
 //! takes them.

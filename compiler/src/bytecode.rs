@@ -352,7 +352,7 @@ pub struct Node {
     pub(crate) code_end: u32,
     /// The first instruction, kept in the node too (set with the
     /// entries): a [`Entry::Single`] or [`Entry::Forward`] node runs it
-    /// without reading [`Program::instructions`].
+    /// without reading the program's code ([`Program::code`]).
     pub(crate) first: Option<Instr>,
     pub(crate) flags: NodeFlags,
     pub(crate) types: TypeSet,

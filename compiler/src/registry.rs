@@ -72,7 +72,7 @@ pub(crate) struct SchemaInfo {
 }
 
 /// A JSON pointer written in the registry's [`PointerText`] (read it with
-/// [`Registry::pointer`]).
+/// [`PointerText::get`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Pointer {
     start: usize,

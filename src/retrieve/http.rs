@@ -4,7 +4,7 @@
 //! followed): the URL is parsed strictly and matched against the
 //! allowlist; the host is resolved once (system DNS in a helper thread
 //! bounded by the timeout, or the caller's [`ResolveFn`]); every address
-//! is checked ([`address::refused`](super::address::refused)); then ureq
+//! is checked ([`super::address::refused`]); then ureq
 //! is given a resolver that answers only with those checked addresses,
 //! no proxy, no automatic redirects, one deadline for connect, TLS and
 //! reading, and a body limit enforced while the body streams in.

@@ -1,5 +1,6 @@
-//! Memoization of [`NodeFlags::MEMO`] nodes: one evaluation per (node,
-//! instance value, dynamic scope).
+//! Memoization of
+//! [`NodeFlags::MEMO`](schemavm_compiler::bytecode::NodeFlags::MEMO)
+//! nodes: one evaluation per (node, instance value, dynamic scope).
 //!
 //! The compiler marks a node for memoization when one instance location
 //! could otherwise reach it twice (see the compiler's cost analysis);

@@ -202,7 +202,7 @@ fn plan(program: &Program, rest: NodeId) -> ItemsPlan {
 /// Whether entering `node` changes nothing but the cost of its verdict
 /// while nothing is recorded, so that an evaluation may go straight to
 /// the node it leads to ([`Entry::Forward`] for a `$ref`, a discriminated
-/// list for a nested one): it is [untracked](untracked) and not memoized
+/// list for a nested one): it is [`untracked`] and not memoized
 /// (its memo bounds what runs below it, while recording at least).
 pub(super) fn passable(node: &Node, dynamic_scope: bool) -> bool {
     untracked(node, dynamic_scope) && !node.flags.contains(NodeFlags::MEMO)

@@ -46,7 +46,7 @@
 //! definition, or the `text` of 146 FHIR resources. Every count is kept
 //! for both ways ([`Weight`]): [`NodeFlags::MEMO`] is the set the
 //! recording count asks for, and the boolean path memoizes (through
-//! [`Entry::Memo`](crate::bytecode::Entry::Memo)) only the nodes its own
+//! [`Entry::Memo`]) only the nodes its own
 //! count asks for ([`Memoized::quiet`]). Each node applied in place
 //! through exactly one alternative of such a list, whatever the path, is
 //! *owned* by it ([`Owner`]); a property's landings whose owners are
