@@ -198,8 +198,9 @@ impl TableDfa {
         let table = &*self.table;
         let mut at = usize::from(self.start);
         for &byte in haystack {
-            // A stop's offset is past the end of the table (see `new`), so
-            // the walk leaves the loop on it: one test per byte.
+            // A stop's offset is past the end of the table (see the
+            // module docs), so the walk leaves the loop on it: one test
+            // per byte.
             match table.get(at + usize::from(self.classes[usize::from(byte)])) {
                 Some(&entry) => at = usize::from(entry),
                 None => break,
