@@ -1400,8 +1400,37 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
     }
 
-    #[inline(never)]
+    /// The object instruction: [`Vm::object_quietly`] when nothing is
+    /// recorded or tracked, else [`Vm::object_observed`].
+    #[inline(always)]
     fn object_instr<const TRACK: bool>(&mut self, id: ObjectId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        if !TRACK && self.unobserved() {
+            self.object_quietly(id, v, ev)
+        } else {
+            self.object_observed::<TRACK>(id, v, ev)
+        }
+    }
+
+    /// The object instruction when nothing is recorded or tracked. A
+    /// function of its own, apart from the recording paths: the scan of
+    /// every small object pays only for the registers and stack this path
+    /// needs.
+    #[inline(never)]
+    fn object_quietly(&mut self, id: ObjectId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        let c = self.program.object(id);
+        match v {
+            Value::Object(map) => match self.check_object_quietly(c, map, v, ev) {
+                Some(flow) => flow,
+                None => self.object_observed::<false>(id, v, ev),
+            },
+            _ => self.required_kind(c.type_fused, v),
+        }
+    }
+
+    /// The object instruction on the general path (errors recorded,
+    /// properties tracked, or names the quiet scan cannot check).
+    #[inline(never)]
+    fn object_observed<const TRACK: bool>(&mut self, id: ObjectId, v: &'v Value, ev: &mut Evaluated) -> Flow {
         let c = self.program.object(id);
         match v {
             Value::Object(map) => self.check_object::<TRACK>(c, map, v, ev),

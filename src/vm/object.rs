@@ -54,18 +54,6 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         ev: &mut Evaluated,
     ) -> Flow {
         let len = map.len() as u64;
-        if !TRACK && self.unobserved() {
-            let (fewest, most) = c.passing_sizes;
-            if len < fewest || len > most {
-                return Ok(false);
-            }
-            if c.property_names.is_none() {
-                return self.scan_quietly(c, map, whole, ev);
-            }
-            if let Some(done) = self.scan_quietly_with_names(c, map, whole, ev) {
-                return done;
-            }
-        }
         let mut valid = true;
         if let Some(min) = c.min_properties {
             if len < min {
@@ -133,6 +121,28 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             valid = false;
         }
         Ok(valid)
+    }
+
+    /// The object keywords when no error is recorded and nothing is
+    /// tracked: the size bounds, then a quiet scan; `None` when the
+    /// names need the general path ([`Vm::scan_quietly_with_names`]).
+    #[inline(always)]
+    pub(super) fn check_object_quietly(
+        &mut self,
+        c: &'p ObjectChecks,
+        map: &'v Map<String, Value>,
+        whole: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Option<Flow> {
+        let len = map.len() as u64;
+        let (fewest, most) = c.passing_sizes;
+        if len < fewest || len > most {
+            return Some(Ok(false));
+        }
+        if c.property_names.is_none() {
+            return Some(self.scan_quietly(c, map, whole, ev));
+        }
+        self.scan_quietly_with_names(c, map, whole, ev)
     }
 
     /// The object keywords when no error is recorded and nothing is
