@@ -845,3 +845,69 @@ fn stops_at_the_depth_limit(v: &Validator, tree: Value) {
     ));
     schemavm::corpus::dismantle(instance);
 }
+
+#[test]
+fn tagged_variants_skip_only_a_tag_check_their_value_passes() {
+    // The boolean path runs each chosen variant without its `kind` check
+    // (the value named it): a check asking more than the tags (`minLength`
+    // on `d`) stays, and every other property is still checked.
+    let variant = |kind: Value, extra: Value| {
+        json!({"type": "object", "required": ["kind"], "additionalProperties": false,
+               "properties": {"kind": kind, "extra": extra, "child": {"$ref": "#"}}})
+    };
+    let schema = json!({"oneOf": [
+        variant(json!({"const": "a"}), json!({"type": "integer"})),
+        variant(json!({"type": "string", "enum": ["b", "c"]}), json!({"type": "boolean"})),
+        variant(json!({"const": "d", "minLength": 2}), json!({})),
+        variant(json!({"allOf": [{"$ref": "#/$defs/e"}], "type": "string"}), json!({"type": "null"})),
+        {"type": "string"}
+    ], "$defs": {"e": {"enum": ["e"]}}});
+    let instances = [
+        json!({"kind": "a", "extra": 1}),
+        json!({"kind": "a", "extra": true}),
+        json!({"kind": "b", "extra": true}),
+        json!({"kind": "c", "extra": 1}),
+        json!({"kind": "d"}),
+        json!({"kind": "e", "extra": null}),
+        json!({"kind": "e", "extra": 1}),
+        json!({"kind": "f"}),
+        json!({"kind": "a", "other": 1}),
+        json!({"extra": 1}),
+        // Recursion through the variants (their nodes count depth).
+        json!({"kind": "a", "child": {"kind": "b", "child": {"kind": "e", "child": "leaf"}}}),
+        json!({"kind": "a", "child": {"kind": "b", "child": {"kind": "d", "child": "leaf"}}}),
+        json!({"kind": "a", "child": {"kind": "b", "child": {"kind": "c", "extra": 2}}}),
+    ];
+    let verdicts = agree(&schema, &instances);
+    assert_eq!(verdicts, [true, false, true, false, false, true, false, false, false, false, true, false, false]);
+}
+
+#[test]
+fn tagged_variants_still_count_depth() {
+    // A chain of tagged objects deeper than the depth limit is refused
+    // (not overflowed) on the boolean path, as on the recording one.
+    let schema = json!({"oneOf": [
+        {"type": "object", "required": ["kind"], "additionalProperties": false,
+         "properties": {"kind": {"const": "node"}, "next": {"$ref": "#"}}},
+        {"type": "object", "required": ["kind"], "additionalProperties": false,
+         "properties": {"kind": {"const": "end"}}}
+    ]});
+    let v = Validator::new(&schema).expect("schema compiles");
+    // (Built by hand: `json!` would serialize the chain, recursively.)
+    let chain = |depth: usize| {
+        (0..depth).fold(json!({"kind": "end"}), |next, _| {
+            let mut node = serde_json::Map::new();
+            node.insert("kind".to_string(), json!("node"));
+            node.insert("next".to_string(), next);
+            Value::Object(node)
+        })
+    };
+    let mut root = serde_json::Map::new();
+    root.insert("tree".to_string(), chain(100_000));
+    let deep = Value::Object(root);
+    let nested = &deep["tree"];
+    assert!(!v.is_valid(nested));
+    assert!(matches!(v.outcome(nested), schemavm::Outcome::BudgetExceeded { reason: schemavm::Exhausted::Depth, .. }));
+    schemavm::corpus::dismantle(deep);
+    assert!(v.is_valid(&chain(20)));
+}

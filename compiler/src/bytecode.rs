@@ -975,6 +975,26 @@ pub struct Candidates {
     /// the same value, and so on: the nested lists are not evaluated.
     /// Filled by the compiler once every list has its discriminator.
     pub decisive: Option<NodeId>,
+    /// When [`Candidates::decisive`] is one object instruction whose
+    /// schema for the discriminating property admits every value leading
+    /// here (a `const` or `enum` naming them, as tagged unions write it): a
+    /// copy of that instruction without the property's check, which the
+    /// value passes already, as the VM runs it in the node's place.
+    pub pinned: Option<Decision>,
+}
+
+/// Where a discriminator sends an object while nothing is recorded or
+/// tracked, when its value leaves one candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// Evaluate this node ([`Candidates::decisive`]) in the list's place.
+    Node(NodeId),
+    /// Charge the decisive node's unit of fuel and run this object
+    /// instruction ([`Candidates::pinned`]) in its place.
+    Object(ObjectId),
+    /// As [`Decision::Object`], for a decisive node that counts its depth
+    /// ([`Entry::Counted`]): entered and left as that node would be.
+    CountedObject(ObjectId),
 }
 
 impl Discriminator {
@@ -987,12 +1007,12 @@ impl Discriminator {
     }
 
     /// [`Discriminator::candidates`] with, for a value that leaves one
-    /// candidate, its [`Candidates::decisive`] node.
+    /// candidate, where it leads ([`Decision`]).
     #[inline]
-    pub fn choose(&self, value: Option<&Value>) -> Option<(&[u32], Option<NodeId>)> {
+    pub fn choose(&self, value: Option<&Value>) -> Option<(&[u32], Option<Decision>)> {
         match value {
             Some(Value::String(s)) => Some(match self.values.find(s).and_then(|i| self.slots.get(i as usize)) {
-                Some(slot) => (&slot.order, slot.decisive),
+                Some(slot) => (&slot.order, slot.pinned.or(slot.decisive.map(Decision::Node))),
                 None => (&self.always, None),
             }),
             Some(_) => Some((&self.always, None)),

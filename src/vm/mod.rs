@@ -49,8 +49,8 @@ use serde_json::Value;
 use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
-    ArrayId, CondId, ContentId, DynamicRefId, Entry, Instr, ListId, NodeFlags, NodeId, NumberChecks, NumberId,
-    ObjectId, Program, ResourceId, StringId, Target, TypeSwitch,
+    ArrayId, CondId, ContentId, Decision, DynamicRefId, Entry, Instr, ListId, NodeFlags, NodeId, NumberChecks,
+    NumberId, ObjectId, Program, ResourceId, StringId, Target, TypeSwitch,
 };
 use schemavm_compiler::number::Divisor;
 use schemavm_compiler::value::TypeSet;
@@ -1591,12 +1591,25 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             // `$ref`s.
             let list = self.program.quick_list(list_id);
             if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
-                if let Some((order, decisive)) = d.choose(member(map, &d.property)) {
+                if let Some((order, decision)) = d.choose(member(map, &d.property)) {
                     // The value names one alternative: the verdict is that
                     // of the node it leads to, past nested lists the same
                     // property discriminates.
-                    if let (Some(child), false) = (decisive, TRACK) {
-                        return self.node::<false>(child, v, ev);
+                    match (decision, TRACK) {
+                        (Some(Decision::Node(child)), false) => return self.node::<false>(child, v, ev),
+                        // That node's object instruction without the
+                        // property's check, which the value passes.
+                        (Some(Decision::Object(object)), false) => {
+                            self.meter.charge(1)?;
+                            return self.object_instr::<false>(object, v, ev);
+                        }
+                        (Some(Decision::CountedObject(object)), false) => {
+                            self.meter.enter()?;
+                            let verdict = self.object_instr::<false>(object, v, ev);
+                            self.meter.leave();
+                            return verdict;
+                        }
+                        _ => {}
                     }
                     return self.candidates::<TRACK>(combine, list, order, v, ev);
                 }

@@ -17,6 +17,8 @@
 //! value; OpenAPI's `oneOf: [{$ref: Parameter}, {$ref: Reference}]` is
 //! decided by whether `$ref` is present.
 
+use std::collections::{BTreeMap, btree_map};
+
 use super::analysis;
 use crate::bytecode::*;
 use crate::lookup::KeyTable;
@@ -426,7 +428,7 @@ fn discriminate<'p>(program: &'p Program, list: &[NodeId]) -> Option<Discriminat
             slot.dedup();
             // `decisive` is filled by `settle_all` once every list has its
             // discriminator.
-            Candidates { order: slot.into_boxed_slice(), decisive: None }
+            Candidates { order: slot.into_boxed_slice(), decisive: None, pinned: None }
         })
         .collect();
     // Absence decides only if some alternative requires the property;
@@ -482,6 +484,108 @@ pub(super) fn settle_all(program: &mut Program) {
             slot.decisive = node;
         }
     }
+    pin_all(program);
+}
+
+/// Fills [`Candidates::pinned`]: for each decisive node that is one
+/// object instruction whose schema for the discriminating property admits
+/// the slot's value, a copy of the instruction with that property's check
+/// dropped (the value passes it: the discriminator chose the slot by it).
+/// One copy per instruction and property, shared by the values leading
+/// there (a tagged union's variant listing several tags).
+fn pin_all(program: &mut Program) {
+    let mut wanted: Vec<(usize, usize, ObjectId, u32, bool)> = Vec::new();
+    for (list, d) in program.discriminators.iter().enumerate() {
+        let Some(d) = d.as_deref() else { continue };
+        for (at, (value, slot)) in d.values.keys().zip(d.slots.iter()).enumerate() {
+            let found = slot.decisive.and_then(|node| pinned_entry(program, node, &d.property, value));
+            if let Some((object, entry, counted)) = found {
+                wanted.push((list, at, object, entry, counted));
+            }
+        }
+    }
+    // The copies hold at most as many entries as the program's objects
+    // did: a schema cannot multiply its memory by pointing many
+    // discriminators at one large object.
+    let mut room: usize = program.objects.iter().map(|o| o.entries.len()).sum();
+    let mut copies: BTreeMap<(ObjectId, u32), ObjectId> = BTreeMap::new();
+    for (list, at, object, entry, counted) in wanted {
+        let copy = match copies.entry((object, entry)) {
+            btree_map::Entry::Occupied(seen) => *seen.get(),
+            btree_map::Entry::Vacant(new) => {
+                let Some(original) = program.objects.get(object.index()).filter(|o| o.entries.len() <= room) else {
+                    continue;
+                };
+                let (mut checks, Ok(id)) = (original.clone(), u32::try_from(program.objects.len())) else { continue };
+                room -= checks.entries.len();
+                if let Some(e) = checks.entries.get_mut(entry as usize) {
+                    e.check = QuickCheck::Valid;
+                }
+                checks.summarize_entries();
+                program.objects.push(checks);
+                *new.insert(ObjectId(id))
+            }
+        };
+        let slot =
+            program.discriminators.get_mut(list).and_then(|d| d.as_deref_mut()).and_then(|d| d.slots.get_mut(at));
+        if let Some(slot) = slot {
+            slot.pinned = Some(if counted { Decision::CountedObject(copy) } else { Decision::Object(copy) });
+        }
+    }
+}
+
+/// The object instruction and entry of `property`, and whether the node
+/// counts its depth, when `node` is one object instruction run in place
+/// ([`Entry::Single`], or [`Entry::Counted`] and never memoized) whose
+/// schema for `property` admits the string `value` and is checked by the
+/// quiet scan.
+fn pinned_entry(program: &Program, node: NodeId, property: &str, value: &str) -> Option<(ObjectId, u32, bool)> {
+    let n = program.nodes.get(node.index())?;
+    let counted = match n.entry {
+        Entry::Single => false,
+        Entry::Counted if !n.flags.contains(NodeFlags::MEMO) => true,
+        _ => return None,
+    };
+    let [Instr::Object(object)] = *program.code_of(n) else { return None };
+    let checks = program.objects.get(object.index())?;
+    let entry = checks.names.find(property)?;
+    let e = checks.entries.get(entry as usize)?;
+    let schema = e.schema?;
+    let mut visits = MAX_VISITS;
+    (e.check != QuickCheck::Valid && admits_string(program, schema, value, &mut visits))
+        .then_some((object, entry, counted))
+}
+
+/// How many schemas [`admits_string`] looks at before answering `false`.
+const MAX_VISITS: usize = 64;
+
+/// Whether schema `node` certainly admits the string `value` while nothing
+/// is tracked: its instructions are only `type`s admitting strings, a
+/// `const` equal to `value`, `enum`s holding it (with any fused `type`
+/// admitting strings), and `$ref`s and `allOf`s of such schemas. Anything
+/// else, or more than `visits` schemas, answers `false` (the property
+/// keeps its check).
+fn admits_string(program: &Program, node: NodeId, value: &str, visits: &mut usize) -> bool {
+    let Some(left) = visits.checked_sub(1) else { return false };
+    *visits = left;
+    let Some(n) = program.nodes.get(node.index()) else { return false };
+    match n.entry {
+        Entry::Valid | Entry::QuietValid => return true,
+        Entry::Invalid => return false,
+        Entry::Types => return n.types.contains(JsonType::String),
+        _ => {}
+    }
+    program.code_of(n).iter().all(|instr| match *instr {
+        Instr::Type(types) => types.contains(JsonType::String),
+        Instr::Const(v) => program.value(v).as_str() == Some(value),
+        Instr::Enum(e) => {
+            let set = program.enum_set(e);
+            set.strings.find(value).is_some() && set.type_fused.is_none_or(|t| t.contains(JsonType::String))
+        }
+        Instr::Ref(target) => admits_string(program, target, value, visits),
+        Instr::AllOf(l) => program.list(l).iter().all(|&c| admits_string(program, c, value, visits)),
+        _ => false,
+    })
 }
 
 /// Where `node` leads for an object whose `property` holds the string
@@ -523,7 +627,7 @@ fn passed_to(program: &Program, node: NodeId, property: &str, value: &str) -> Op
 mod tests {
     use serde_json::{Value, json};
 
-    use crate::bytecode::Instr;
+    use crate::bytecode::{Decision, Instr, QuickCheck};
     use crate::{CompileOptions, compile};
 
     /// Each discriminated `anyOf`/`oneOf` of `schema`: its property and
@@ -726,5 +830,98 @@ mod tests {
         let mut found = decisive_locations(two);
         found.sort();
         assert_eq!(found, [("a".into(), None), ("b".into(), Some("#/anyOf/2".into()))]);
+    }
+
+    /// Per value of the widest discriminated list of `schema`: whether it
+    /// leads to a pinned copy, and that copy's check of `property`.
+    fn pinned_checks(schema: Value, property: &str) -> Vec<(String, Option<QuickCheck>)> {
+        let program = compile(&schema, &CompileOptions::default()).expect("compiles");
+        let d = program
+            .code
+            .iter()
+            .filter_map(|instr| match *instr {
+                Instr::AnyOf(l) | Instr::OneOf(l) => program.discriminator(l),
+                _ => None,
+            })
+            .max_by_key(|d| d.values.len())
+            .expect("discriminated");
+        let check = |decision: Decision| {
+            let (Decision::Object(o) | Decision::CountedObject(o)) = decision else { return None };
+            let copy = program.object(o);
+            copy.names.find(property).and_then(|i| copy.entries.get(i as usize)).map(|e| e.check)
+        };
+        let mut found: Vec<_> =
+            d.values.keys().zip(d.slots.iter()).map(|(k, slot)| (k.to_string(), slot.pinned.and_then(check))).collect();
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        found
+    }
+
+    #[test]
+    fn tagged_variants_get_a_copy_without_the_tag_check() {
+        let variant = |tag: Value, extra: &str| {
+            json!({"type": "object", "required": ["kind"], "additionalProperties": false,
+                   "properties": {"kind": tag, extra: {"type": "integer"}}})
+        };
+        let schema = json!({"oneOf": [
+            variant(json!({"const": "a"}), "x"),
+            variant(json!({"type": "string", "enum": ["b", "c"]}), "y"),
+            // `d` is pinned, but the schema also asks for a length `d` lacks:
+            // the check stays.
+            variant(json!({"const": "d", "minLength": 2}), "z"),
+            // Behind a `$ref` and an `allOf`.
+            variant(json!({"allOf": [{"$ref": "#/$defs/e"}, {"type": "string"}]}), "w")
+        ], "$defs": {"e": {"enum": ["e"]}}});
+        let valid = Some(QuickCheck::Valid);
+        assert_eq!(
+            pinned_checks(schema.clone(), "kind"),
+            [("a".into(), valid), ("b".into(), valid), ("c".into(), valid), ("d".into(), None), ("e".into(), valid)]
+        );
+        // The originals keep their checks; `b` and `c` share one copy.
+        let program = compile(&schema, &CompileOptions::default()).expect("compiles");
+        let in_code = program.code.iter().filter(|i| matches!(i, Instr::Object(_))).count();
+        assert_eq!(program.objects.len(), in_code + 3);
+        for instr in &program.code {
+            if let Instr::Object(o) = *instr {
+                let o = program.object(o);
+                let kind = o.names.find("kind").and_then(|i| o.entries.get(i as usize)).expect("kind");
+                assert_ne!(kind.check, QuickCheck::Valid);
+            }
+        }
+    }
+
+    #[test]
+    fn pinned_copies_hold_no_more_entries_than_the_originals() {
+        // Twelve lists (at twelve locations), each discriminated by its own
+        // property, lead to one object declaring the twelve: a copy each
+        // would hold 144 entries where the program has 24.
+        let n = 12;
+        let declared: serde_json::Map<String, Value> =
+            (0..n).map(|i| (format!("p{i}"), json!({"const": "v"}))).collect();
+        let lists: serde_json::Map<String, Value> = (0..n)
+            .map(|i| {
+                let other = json!({"required": [format!("p{i}")], "properties": {format!("p{i}"): {"const": "w"}}});
+                (format!("a{i}"), json!({"oneOf": [{"$ref": "#/$defs/big"}, other]}))
+            })
+            .collect();
+        let schema = json!({"$defs": {"big": {"properties": declared}}, "properties": lists});
+        let program = compile(&schema, &CompileOptions::default()).expect("compiles");
+        let in_code: Vec<usize> = program
+            .code
+            .iter()
+            .filter_map(|i| match *i {
+                Instr::Object(o) => Some(o.index()),
+                _ => None,
+            })
+            .collect();
+        let entries = |copies: bool| -> usize {
+            let objects = program.objects.iter().enumerate();
+            objects.filter(|(i, _)| in_code.contains(i) != copies).map(|(_, o)| o.entries.len()).sum()
+        };
+        // Copies of `big` were wanted (one per list) and some made.
+        let pinned_big = program.discriminators.iter().flatten().flat_map(|d| d.slots.iter()).filter(|slot| {
+            matches!(slot.pinned, Some(Decision::Object(o) | Decision::CountedObject(o)) if program.object(o).entries.len() == n)
+        });
+        assert!(pinned_big.count() >= 1);
+        assert!(entries(true) <= entries(false), "{} copied entries for {}", entries(true), entries(false));
     }
 }
