@@ -1573,8 +1573,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         d.fallback
     }
 
-    /// `anyOf` / `oneOf`. When none matches, the error names the closest
-    /// alternative and is followed by that alternative's own errors.
+    /// `anyOf` / `oneOf`: [`Vm::alternatives_quietly`] when nothing is
+    /// recorded or tracked, else [`Vm::alternatives_observed`].
+    #[inline(always)]
     fn alternatives<const TRACK: bool>(
         &mut self,
         combine: Combine,
@@ -1582,53 +1583,82 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         v: &'v Value,
         ev: &mut Evaluated,
     ) -> Flow {
-        if self.unobserved() {
-            if let (Some(switch), false) = (self.program.type_switch(list_id), TRACK) {
-                // One alternative admits the value's kind: its verdict.
-                return self.target(switch.target(v, self.strict_integers), v, ev);
+        if !TRACK && self.unobserved() {
+            self.alternatives_quietly(combine, list_id, v, ev)
+        } else {
+            self.alternatives_observed::<TRACK>(combine, list_id, v, ev)
+        }
+    }
+
+    /// `anyOf` / `oneOf` when nothing is recorded or tracked: through the
+    /// list's type switch, discriminator or type masks, the alternatives
+    /// past their forwarding `$ref`s. A function of its own, apart from
+    /// the recording path's bookkeeping, as [`Vm::object_quietly`] is.
+    #[inline(never)]
+    fn alternatives_quietly(&mut self, combine: Combine, list_id: ListId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        if let Some(switch) = self.program.type_switch(list_id) {
+            // One alternative admits the value's kind: its verdict.
+            return self.target(switch.target(v, self.strict_integers), v, ev);
+        }
+        let list = self.program.quick_list(list_id);
+        if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
+            if let Some((order, decision)) = d.choose(member(map, &d.property)) {
+                // The value names one alternative: the verdict is that of
+                // the node it leads to, past nested lists the same property
+                // discriminates.
+                return match decision {
+                    Some(Decision::Node(child)) => self.node::<false>(child, v, ev),
+                    // That node's object instruction without the
+                    // property's check, which the value passes.
+                    Some(Decision::Object(object)) => {
+                        self.meter.charge(1)?;
+                        self.object_instr::<false>(object, v, ev)
+                    }
+                    Some(Decision::CountedObject(object)) => {
+                        self.meter.enter()?;
+                        let verdict = self.object_instr::<false>(object, v, ev);
+                        self.meter.leave();
+                        verdict
+                    }
+                    None => self.candidates::<false>(combine, list, order, v, ev),
+                };
             }
-            // Nothing recorded: the alternatives run past their forwarding
-            // `$ref`s.
+        }
+        let Some(masks) = self.program.alternative_masks(list_id) else {
+            return self.first_matches(combine, list.iter().copied(), true, v, ev);
+        };
+        // Only the alternatives admitting `v`'s type can match; the others
+        // are skipped without reading their nodes.
+        let admitting = masks.admitting(v, self.strict_integers);
+        if admitting.is_power_of_two() {
+            // One alternative can match (a list split by type): the verdict
+            // is its own, for `anyOf` and `oneOf` alike.
+            let child = list.get(admitting.trailing_zeros() as usize).copied();
+            return child.map_or(Ok(false), |child| self.node::<false>(child, v, ev));
+        }
+        let children = Bits(admitting).filter_map(|i| list.get(i).copied());
+        self.first_matches(combine, children, false, v, ev)
+    }
+
+    /// `anyOf` / `oneOf` while errors are recorded or properties tracked.
+    /// When none matches, the error names the closest alternative and is
+    /// followed by that alternative's own errors.
+    #[inline(never)]
+    fn alternatives_observed<const TRACK: bool>(
+        &mut self,
+        combine: Combine,
+        list_id: ListId,
+        v: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Flow {
+        if self.unobserved() {
+            // Tracked, nothing recorded: the discriminator still narrows
+            // the alternatives, past their forwarding `$ref`s.
             let list = self.program.quick_list(list_id);
             if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
-                if let Some((order, decision)) = d.choose(member(map, &d.property)) {
-                    // The value names one alternative: the verdict is that
-                    // of the node it leads to, past nested lists the same
-                    // property discriminates.
-                    match (decision, TRACK) {
-                        (Some(Decision::Node(child)), false) => return self.node::<false>(child, v, ev),
-                        // That node's object instruction without the
-                        // property's check, which the value passes.
-                        (Some(Decision::Object(object)), false) => {
-                            self.meter.charge(1)?;
-                            return self.object_instr::<false>(object, v, ev);
-                        }
-                        (Some(Decision::CountedObject(object)), false) => {
-                            self.meter.enter()?;
-                            let verdict = self.object_instr::<false>(object, v, ev);
-                            self.meter.leave();
-                            return verdict;
-                        }
-                        _ => {}
-                    }
+                if let Some((order, _)) = d.choose(member(map, &d.property)) {
                     return self.candidates::<TRACK>(combine, list, order, v, ev);
                 }
-            }
-            if !TRACK {
-                let Some(masks) = self.program.alternative_masks(list_id) else {
-                    return self.first_matches(combine, list.iter().copied(), true, v, ev);
-                };
-                // Only the alternatives admitting `v`'s type can match; the
-                // others are skipped without reading their nodes.
-                let admitting = masks.admitting(v, self.strict_integers);
-                if admitting.is_power_of_two() {
-                    // One alternative can match (a list split by type):
-                    // the verdict is its own, for `anyOf` and `oneOf` alike.
-                    let child = list.get(admitting.trailing_zeros() as usize).copied();
-                    return child.map_or(Ok(false), |child| self.node::<false>(child, v, ev));
-                }
-                let children = Bits(admitting).filter_map(|i| list.get(i).copied());
-                return self.first_matches(combine, children, false, v, ev);
             }
         }
         if M::COLLECT && !M::ANNOTATE && self.collecting() {
