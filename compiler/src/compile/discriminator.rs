@@ -16,6 +16,15 @@
 //! it). Alternatives that constrain nothing stay candidates for every
 //! value; OpenAPI's `oneOf: [{$ref: Parameter}, {$ref: Reference}]` is
 //! decided by whether `$ref` is present.
+//!
+//! Once the node entries are known, a value that leaves one candidate is
+//! *settled*: the node it leads to, past nested lists on the same property
+//! ([`Candidates::decisive`]). When that node is one object instruction
+//! whose schema for the property certainly admits the value (a tagged
+//! union's `const`/`enum` tag), the boolean path runs a copy of the
+//! instruction without the property's check ([`Candidates::pinned`]): the
+//! value chose the variant, so it passes. The copies are bounded: they
+//! hold at most as many entries as the program's objects did.
 
 use std::collections::{BTreeMap, btree_map};
 
