@@ -636,7 +636,7 @@ fn passed_to(program: &Program, node: NodeId, property: &str, value: &str) -> Op
 mod tests {
     use serde_json::{Value, json};
 
-    use crate::bytecode::{Decision, Instr, QuickCheck};
+    use crate::bytecode::{Decision, Discriminator, Instr, Program, QuickCheck};
     use crate::{CompileOptions, compile};
 
     /// Each discriminated `anyOf`/`oneOf` of `schema`: its property and
@@ -775,11 +775,9 @@ mod tests {
         assert_eq!(found[0].0, "in");
     }
 
-    /// The decisive node of each value of the discriminated list with the
-    /// most values, as the location of that node.
-    fn decisive_locations(schema: Value) -> Vec<(String, Option<String>)> {
-        let program = compile(&schema, &CompileOptions::default()).expect("compiles");
-        let d = program
+    /// The discriminator of `program`'s list with the most values.
+    fn widest(program: &Program) -> &Discriminator {
+        program
             .code
             .iter()
             .filter_map(|instr| match *instr {
@@ -787,7 +785,14 @@ mod tests {
                 _ => None,
             })
             .max_by_key(|d| d.values.len())
-            .expect("discriminated");
+            .expect("discriminated")
+    }
+
+    /// The decisive node of each value of the discriminated list with the
+    /// most values, as the location of that node.
+    fn decisive_locations(schema: Value) -> Vec<(String, Option<String>)> {
+        let program = compile(&schema, &CompileOptions::default()).expect("compiles");
+        let d = widest(&program);
         let at =
             |n: crate::bytecode::NodeId| program.locations.get(n.index()).to_string().replace("json-schema:///", "");
         d.values.keys().zip(d.slots.iter()).map(|(k, slot)| (k.to_string(), slot.decisive.map(at))).collect()
@@ -845,15 +850,7 @@ mod tests {
     /// leads to a pinned copy, and that copy's check of `property`.
     fn pinned_checks(schema: Value, property: &str) -> Vec<(String, Option<QuickCheck>)> {
         let program = compile(&schema, &CompileOptions::default()).expect("compiles");
-        let d = program
-            .code
-            .iter()
-            .filter_map(|instr| match *instr {
-                Instr::AnyOf(l) | Instr::OneOf(l) => program.discriminator(l),
-                _ => None,
-            })
-            .max_by_key(|d| d.values.len())
-            .expect("discriminated");
+        let d = widest(&program);
         let check = |decision: Decision| {
             let (Decision::Object(o) | Decision::CountedObject(o)) = decision else { return None };
             let copy = program.object(o);
