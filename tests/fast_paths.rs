@@ -910,4 +910,17 @@ fn tagged_variants_still_count_depth() {
     assert!(matches!(v.outcome(nested), schemavm::Outcome::BudgetExceeded { reason: schemavm::Exhausted::Depth, .. }));
     schemavm::corpus::dismantle(deep);
     assert!(v.is_valid(&chain(20)));
+    // Level for level as the variant's own node: under a small depth limit,
+    // the longest chain that passes is the same whether the variant runs
+    // without its tag check or not (a tag schema asking a length keeps it).
+    let budget = schemavm::Budget { max_depth: 40, ..schemavm::Budget::default() };
+    let longest = |schema: &Value| {
+        let v = Validator::new(schema).expect("schema compiles");
+        (0..200).take_while(|&depth| v.outcome_with(&chain(depth), &budget) == schemavm::Outcome::Valid).last()
+    };
+    let mut kept = schema.clone();
+    kept["oneOf"][0]["properties"]["kind"]["minLength"] = json!(1);
+    let (pinned, checked) = (longest(&schema), longest(&kept));
+    assert!(pinned.is_some_and(|d| d > 5 && d < 40), "{pinned:?}");
+    assert_eq!(pinned, checked);
 }
