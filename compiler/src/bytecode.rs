@@ -979,7 +979,8 @@ pub struct Candidates {
     /// schema for the discriminating property admits every value leading
     /// here (a `const` or `enum` naming them, as tagged unions write it): a
     /// copy of that instruction without the property's check, which the
-    /// value passes already, as the VM runs it in the node's place.
+    /// value passes already, as the VM runs it in the node's place (never
+    /// [`Decision::Node`]).
     pub pinned: Option<Decision>,
 }
 

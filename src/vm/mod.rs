@@ -1609,11 +1609,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 return match decision {
                     Some(Decision::Node(child)) => self.node::<false>(child, v, ev),
                     // That node's object instruction without the
-                    // property's check, which the value passes.
-                    Some(Decision::Object(object)) => {
-                        self.meter.charge(1)?;
-                        self.object_instr::<false>(object, v, ev)
-                    }
+                    // property's check, which the value passes: run in
+                    // place as a type switch runs one.
+                    Some(Decision::Object(object)) => self.target(Target::Object(object), v, ev),
                     Some(Decision::CountedObject(object)) => {
                         self.meter.enter()?;
                         let verdict = self.object_instr::<false>(object, v, ev);
