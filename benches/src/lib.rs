@@ -6,7 +6,9 @@
 //!
 //! The data is found through `SCHEMAVM_BENCH_DATA`, else a
 //! `benches/bench-data` checkout, else `../shared/bench-data` beside the
-//! repository.
+//! repository. `cases.json` and `errors.json` are required; the keyword
+//! and schema-document files are optional (a note on stderr names each
+//! one missing).
 //!
 //! Rows, in table order:
 //! - per case of `cases.json`: `is_valid-CASE-INSTANCE` per instance
@@ -15,6 +17,16 @@
 //!   (heap bytes retained by the compiled validator);
 //! - per case of `errors.json` (all invalid): `is_valid-NAME-invalid` and
 //!   `iter_errors-NAME-invalid`;
+//! - per case of `keywords.json` (one keyword each, with valid and invalid
+//!   instances): `is_valid-keyword-NAME-valid`, `is_valid-…-invalid`,
+//!   `iter_errors-…-invalid` (`-2`, `-3` … after the name when a case has
+//!   several), `compile-keyword-NAME` and `memory-keyword-NAME` (draft 7); the
+//!   `format_*` cases are compiled with format assertion on for every
+//!   peer (their defaults differ);
+//! - per schema document of the data (`openapi.json`, `subresources/*.json`):
+//!   `compile-NAME` and `memory-NAME` of the document, and
+//!   `is_valid-meta-NAME-schema`, the document validated against its
+//!   draft's meta-schema compiled as an ordinary schema;
 //! - the MCP shape ([`mcp`]): `is_valid-mcp-calls` (all [`mcp::CALLS`]
 //!   calls against the ten compiled tools), `compile-mcp` and `memory-mcp`
 //!   (all ten).
@@ -27,6 +39,8 @@ pub mod walk;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
+use schemavm::Draft;
+use schemavm::compiler::metaschema;
 use serde_json::{Value, json};
 
 /// The benchmark data directory.
@@ -58,6 +72,22 @@ pub enum Source {
     Cases,
     /// `errors.json`: small schemas with an invalid instance each.
     Errors,
+    /// `keywords.json`: one keyword per schema, valid and invalid instances.
+    Keywords,
+    /// A schema document of the data (`openapi.json`, `subresources/`):
+    /// compiled and measured, no instances.
+    Document,
+    /// A schema document as the instance of its draft's meta-schema.
+    Meta,
+}
+
+impl Source {
+    /// Whether the case's schema gets `compile-` and `memory-` rows (the
+    /// meta-schemas of [`Source::Meta`] and the small schemas of
+    /// [`Source::Errors`] do not).
+    fn measures_compiling(self) -> bool {
+        matches!(self, Source::Cases | Source::Keywords | Source::Document)
+    }
 }
 
 /// One schema and the instances to validate against it.
@@ -71,6 +101,17 @@ pub struct Case {
     pub schema: Value,
     /// `(name, instance)` pairs.
     pub instances: Vec<(String, Value)>,
+    /// How the peers treat `format`.
+    pub formats: Formats,
+}
+
+/// How the peers are told to treat `format` when compiling a case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Formats {
+    /// Each peer's default for the schema's draft.
+    Default,
+    /// Every peer asserts formats.
+    Asserted,
 }
 
 /// The cases listed in `cases.json`.
@@ -92,7 +133,7 @@ pub fn cases(dir: &Path) -> Result<Vec<Case>, String> {
                     Ok((stem, read(dir, file)?))
                 })
                 .collect::<Result<Vec<_>, String>>()?;
-            Ok(Case { name, source: Source::Cases, schema, instances })
+            Ok(Case { name, source: Source::Cases, schema, instances, formats: Formats::Default })
         })
         .collect()
 }
@@ -107,9 +148,112 @@ pub fn error_cases(dir: &Path) -> Result<Vec<Case>, String> {
             let field = |k: &str| c.get(k).cloned().ok_or_else(|| format!("errors.json: a case without {k}"));
             let name = field("name")?.as_str().ok_or("errors.json: name must be a string")?.to_string();
             let instances = vec![("invalid".to_string(), field("instance")?)];
-            Ok(Case { name, source: Source::Errors, schema: field("schema")?, instances })
+            Ok(Case { name, source: Source::Errors, schema: field("schema")?, instances, formats: Formats::Default })
         })
         .collect()
+}
+
+/// The cases of `keywords.json` (`{name, schema, valid, invalid}` each),
+/// named `keyword-NAME`, their instances `valid` and `invalid` (`-2`, `-3`
+/// … for the second and later of a kind); none, noted on stderr, without
+/// the file. A schema without `$schema` is given draft 7's, the draft
+/// jsonschema-rs's own keyword benchmarks compile these schemas with
+/// (several use draft 7's array form of `items`).
+pub fn keyword_cases(dir: &Path) -> Result<Vec<Case>, String> {
+    let Some(list) = read_optional(dir, "keywords.json")? else { return Ok(Vec::new()) };
+    let list = list.as_array().ok_or("keywords.json: expected an array")?;
+    list.iter()
+        .map(|c| {
+            let name = c.get("name").and_then(Value::as_str).ok_or("keywords.json: a case without a name")?;
+            let mut schema = c.get("schema").cloned().ok_or_else(|| format!("keywords.json: {name} has no schema"))?;
+            if let Some(object) = schema.as_object_mut() {
+                object.entry("$schema").or_insert_with(|| Draft::Draft7.meta_schema_uri().into());
+            }
+            let mut instances = Vec::new();
+            for kind in ["valid", "invalid"] {
+                let list = match c.get(kind) {
+                    None => &Vec::new(),
+                    Some(v) => v.as_array().ok_or_else(|| format!("keywords.json: {name}: {kind} must be an array"))?,
+                };
+                for (k, instance) in list.iter().enumerate() {
+                    let label = if k == 0 { kind.to_string() } else { format!("{kind}-{}", k + 1) };
+                    instances.push((label, instance.clone()));
+                }
+            }
+            let formats = if name.starts_with("format_") { Formats::Asserted } else { Formats::Default };
+            Ok(Case { name: format!("keyword-{name}"), source: Source::Keywords, schema, instances, formats })
+        })
+        .collect()
+}
+
+/// The schema documents of the data (`openapi.json`, then
+/// `subresources/*.json` by name, named `subresources-STEM`), each twice:
+/// as a [`Source::Document`] case and as the `schema` instance of a
+/// [`Source::Meta`] case, `meta-NAME`, whose schema is the meta-schema its
+/// `$schema` names (draft 2020-12 without one). None, noted on stderr,
+/// for files that are not there.
+pub fn document_cases(dir: &Path) -> Result<Vec<Case>, String> {
+    let mut documents = Vec::new();
+    if let Some(doc) = read_optional(dir, "openapi.json")? {
+        documents.push(("openapi".to_string(), doc));
+    }
+    let sub = dir.join("subresources");
+    if sub.is_dir() {
+        let mut names: Vec<String> = std::fs::read_dir(&sub)
+            .map_err(|e| format!("{}: {e}", sub.display()))?
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".json"))
+            .collect();
+        names.sort();
+        for n in names {
+            let doc = read(&sub, &n)?;
+            documents.push((format!("subresources-{}", n.trim_end_matches(".json")), doc));
+        }
+    } else {
+        eprintln!("note: {} not found: no subresources rows", sub.display());
+    }
+    let mut out = Vec::new();
+    for (name, doc) in documents {
+        let uri = doc.get("$schema").and_then(Value::as_str).unwrap_or(Draft::Draft202012.meta_schema_uri());
+        let meta = Draft::from_meta_schema_uri(uri)
+            .and_then(metaschema::of_draft)
+            .ok_or_else(|| format!("{name}: no embedded meta-schema for {uri}"))?;
+        out.push(Case {
+            name: format!("meta-{name}"),
+            source: Source::Meta,
+            schema: meta.clone(),
+            instances: vec![("schema".to_string(), doc.clone())],
+            formats: Formats::Default,
+        });
+        out.push(Case {
+            name,
+            source: Source::Document,
+            schema: doc,
+            instances: Vec::new(),
+            formats: Formats::Default,
+        });
+    }
+    Ok(out)
+}
+
+/// Every case of the data: `cases.json`, `errors.json`, then the optional
+/// [`keyword_cases`] and [`document_cases`].
+pub fn all_cases(dir: &Path) -> Result<Vec<Case>, String> {
+    let mut all = cases(dir)?;
+    all.extend(error_cases(dir)?);
+    all.extend(keyword_cases(dir)?);
+    all.extend(document_cases(dir)?);
+    Ok(all)
+}
+
+/// [`read`], or `None` (noted on stderr) when the file is not there.
+fn read_optional(dir: &Path, name: &str) -> Result<Option<Value>, String> {
+    if dir.join(name).is_file() {
+        read(dir, name).map(Some)
+    } else {
+        eprintln!("note: {} not found: no rows from it", dir.join(name).display());
+        Ok(None)
+    }
 }
 
 /// A validator under test.
@@ -138,12 +282,29 @@ impl Peer {
 
     /// Compiles `schema` with default options.
     pub fn compile(self, schema: &Value) -> Result<Compiled, String> {
+        self.compile_with(schema, Formats::Default)
+    }
+
+    /// Compiles `schema` with default options but for `formats`.
+    pub fn compile_with(self, schema: &Value, formats: Formats) -> Result<Compiled, String> {
+        let asserted = formats == Formats::Asserted;
         match self {
-            Peer::Schemavm => schemavm::Validator::new(schema).map(Compiled::Schemavm).map_err(|e| e.to_string()),
-            Peer::Jsonschema => jsonschema::validator_for(schema).map(Compiled::Jsonschema).map_err(|e| e.to_string()),
+            Peer::Schemavm => {
+                let options = schemavm::Validator::options();
+                let options = if asserted { options.assert_formats(true) } else { options };
+                options.build(schema).map(Compiled::Schemavm).map_err(|e| e.to_string())
+            }
+            Peer::Jsonschema => {
+                let options = jsonschema::options();
+                let options = if asserted { options.should_validate_formats(true) } else { options };
+                options.build(schema).map(Compiled::Jsonschema).map_err(|e| e.to_string())
+            }
             Peer::Boon => {
                 let mut schemas = boon::Schemas::new();
                 let mut compiler = boon::Compiler::new();
+                if asserted {
+                    compiler.enable_format_assertions();
+                }
                 let loc = "http://schemavm.invalid/bench/schema.json";
                 compiler.add_resource(loc, schema.clone()).map_err(|e| e.to_string())?;
                 let index = compiler.compile(loc, &mut schemas).map_err(|e| e.to_string())?;
@@ -153,21 +314,21 @@ impl Peer {
     }
 
     /// Compiles every schema of `schemas`, all or nothing.
-    pub fn compile_all(self, schemas: &[Value]) -> Result<Vec<Compiled>, String> {
-        schemas.iter().map(|s| self.compile(s)).collect()
+    pub fn compile_all(self, schemas: &[Value], formats: Formats) -> Result<Vec<Compiled>, String> {
+        schemas.iter().map(|s| self.compile_with(s, formats)).collect()
     }
 
     /// Heap bytes retained by `schemas` compiled ([`memory::retained`];
     /// `None` without the counting allocator). A schema of the same
     /// dialect with no keywords is compiled first, so that one-time global
     /// set-up (meta-schemas and the like) is not counted.
-    pub fn retained_bytes(self, schemas: &[Value]) -> Option<usize> {
+    pub fn retained_bytes(self, schemas: &[Value], formats: Formats) -> Option<usize> {
         let dialect = match schemas.first().and_then(|s| s.get("$schema")) {
             Some(uri) => json!({ "$schema": uri }),
             None => json!({}),
         };
-        drop(self.compile(&dialect));
-        memory::retained(|| self.compile_all(schemas))
+        drop(self.compile_with(&dialect, formats));
+        memory::retained(|| self.compile_all(schemas, formats))
     }
 }
 
@@ -216,7 +377,7 @@ pub enum Work<'a> {
     /// All errors of one instance ([`Compiled::error_count`]).
     IterErrors(&'a Compiled, &'a Value),
     /// Compiling (and dropping) each schema.
-    Compile(Peer, &'a [Value]),
+    Compile(Peer, &'a [Value], Formats),
     /// `is_valid` of each call against its tool's validator.
     ValidateCalls(&'a [Compiled], &'a [mcp::Call]),
 }
@@ -228,7 +389,9 @@ impl Work<'_> {
         match *self {
             Work::IsValid(v, instance) => usize::from(v.is_valid(black_box(instance))),
             Work::IterErrors(v, instance) => v.error_count(black_box(instance)),
-            Work::Compile(peer, schemas) => schemas.iter().filter(|s| peer.compile(black_box(s)).is_ok()).count(),
+            Work::Compile(peer, schemas, formats) => {
+                schemas.iter().filter(|s| peer.compile_with(black_box(s), formats).is_ok()).count()
+            }
             Work::ValidateCalls(validators, calls) => {
                 calls.iter().filter(|c| validators[c.tool].is_valid(black_box(&c.arguments))).count()
             }
@@ -241,7 +404,7 @@ pub enum Task<'a> {
     /// The time of a [`Work`].
     Time(Work<'a>),
     /// [`Peer::retained_bytes`] of schemas.
-    Memory(Peer, &'a [Value]),
+    Memory(Peer, &'a [Value], Formats),
 }
 
 /// The kind of a row (the first part of its name).
@@ -316,7 +479,7 @@ impl<'a> Row<'a> {
             values[k] = match &self.tasks[k] {
                 None => None,
                 Some(Task::Time(w)) => time(Peer::ALL[k], w),
-                Some(Task::Memory(peer, schemas)) => peer.retained_bytes(schemas).map(|b| b as f64),
+                Some(Task::Memory(peer, schemas, formats)) => peer.retained_bytes(schemas, *formats).map(|b| b as f64),
             };
         }
         Line {
@@ -363,23 +526,22 @@ impl Suite {
     /// reported on stderr; such a peer has no task in the rows.
     pub fn load(dir: &Path, filter: Option<&str>) -> Result<Suite, String> {
         let wanted = |kind: Kind, case: &str, instance: Option<&str>| selects(filter, &kind.row_name(case, instance));
-        let compile = |name: &str, schemas: &[Value]| {
+        let compile = |name: &str, schemas: &[Value], formats: Formats| {
             Peer::ALL.map(|p| {
-                p.compile_all(schemas)
+                p.compile_all(schemas, formats)
                     .inspect_err(|e| eprintln!("{name}: {} does not compile the schema: {e}", p.name()))
             })
         };
-        let mut cases = cases(dir)?;
-        cases.extend(error_cases(dir)?);
-        let cases = cases
+        let cases = all_cases(dir)?
             .into_iter()
             .map(|case| {
                 let needed = case.instances.iter().any(|(i, _)| {
                     [Kind::IsValid, Kind::IterErrors].into_iter().any(|k| wanted(k, &case.name, Some(i)))
-                }) || (case.source == Source::Cases
+                }) || (case.source.measures_compiling()
                     && [Kind::Compile, Kind::Memory].into_iter().any(|k| wanted(k, &case.name, None)));
                 let compiled = needed.then(|| {
-                    compile(&case.name, std::slice::from_ref(&case.schema)).map(|r| r.map(|mut v| v.remove(0)))
+                    compile(&case.name, std::slice::from_ref(&case.schema), case.formats)
+                        .map(|r| r.map(|mut v| v.remove(0)))
                 });
                 (case, compiled)
             })
@@ -388,7 +550,7 @@ impl Suite {
         let calls = mcp::calls(&tools);
         let needed = wanted(Kind::IsValid, MCP, Some(MCP_CALLS))
             || [Kind::Compile, Kind::Memory].into_iter().any(|k| wanted(k, MCP, None));
-        let tool_validators = needed.then(|| compile(MCP, &tools));
+        let tool_validators = needed.then(|| compile(MCP, &tools, Formats::Default));
         Ok(Suite { filter: filter.map(str::to_string), cases, tools, calls, tool_validators })
     }
 
@@ -412,8 +574,8 @@ impl Suite {
                     rows.push(Kind::IterErrors, at, false, outcome(&counts), tasks);
                 }
             }
-            if case.source == Source::Cases {
-                rows.compile_and_memory(&case.name, compiled, std::slice::from_ref(&case.schema));
+            if case.source.measures_compiling() {
+                rows.compile_and_memory(&case.name, compiled, std::slice::from_ref(&case.schema), case.formats);
             }
         }
         if let Some(validators) = &self.tool_validators {
@@ -422,7 +584,7 @@ impl Suite {
             });
             let tasks = each_ok(validators, |v| Task::Time(Work::ValidateCalls(v, &self.calls)));
             rows.push(Kind::IsValid, (MCP, Some(MCP_CALLS)), false, outcome(&counts), tasks);
-            rows.compile_and_memory(MCP, validators, &self.tools);
+            rows.compile_and_memory(MCP, validators, &self.tools, Formats::Default);
         }
         rows.rows
     }
@@ -462,11 +624,11 @@ impl<'a> Rows<'a> {
 
     /// Adds the `compile-CASE` and `memory-CASE` rows of `schemas`, for
     /// the peers that compile them.
-    fn compile_and_memory<T>(&mut self, case: &str, compiled: &PerPeer<T>, schemas: &'a [Value]) {
+    fn compile_and_memory<T>(&mut self, case: &str, compiled: &PerPeer<T>, schemas: &'a [Value], formats: Formats) {
         let ok = |k: usize| compiled[k].is_ok().then_some(Peer::ALL[k]);
-        let compile = std::array::from_fn(|k| ok(k).map(|p| Task::Time(Work::Compile(p, schemas))));
+        let compile = std::array::from_fn(|k| ok(k).map(|p| Task::Time(Work::Compile(p, schemas, formats))));
         self.push(Kind::Compile, (case, None), false, String::new(), compile);
-        let memory = std::array::from_fn(|k| ok(k).map(|p| Task::Memory(p, schemas)));
+        let memory = std::array::from_fn(|k| ok(k).map(|p| Task::Memory(p, schemas, formats)));
         self.push(Kind::Memory, (case, None), false, String::new(), memory);
     }
 }
@@ -550,6 +712,22 @@ pub fn print_table(lines: &[Line]) {
             (log_sum / n as f64).exp()
         );
     }
+    let compared: Vec<(&Line, f64)> = lines
+        .iter()
+        .filter_map(|l| match l.values {
+            [Some(ours), Some(js), _] if ours > 0.0 => Some((l, js / ours)),
+            _ => None,
+        })
+        .collect();
+    let behind: Vec<String> =
+        compared.iter().filter(|(_, r)| *r < 1.0).map(|(l, r)| format!("{} {r:.2}×", l.name)).collect();
+    println!(
+        "\nRows where schemavm is behind jsonschema: {} of {}{}{}",
+        behind.len(),
+        compared.len(),
+        if behind.is_empty() { "" } else { ": " },
+        behind.join(", ")
+    );
 }
 
 #[cfg(test)]
@@ -565,7 +743,7 @@ mod tests {
         let invalid = calls.iter().filter(|c| !c.valid).count();
         assert!((50..200).contains(&invalid), "{invalid} invalid calls");
         for peer in Peer::ALL {
-            let validators = peer.compile_all(&tools).unwrap();
+            let validators = peer.compile_all(&tools, Formats::Default).unwrap();
             for c in &calls {
                 assert_eq!(
                     validators[c.tool].is_valid(&c.arguments),

@@ -12,16 +12,18 @@
 //! outside the loop that does the one-time set-up such as meta-schemas)
 //! or `--walk` (time a plain walk of the instance,
 //! [`schemavm_benches::walk`], the floor under every peer; no peer), case
-//! name (from `cases.json` or
-//! `errors.json`, or `mcp` for the MCP shape: every generated call, any
+//! name (from `cases.json`, `errors.json`, `keyword-NAME` from
+//! `keywords.json`, `meta-NAME` for a schema document against its
+//! meta-schema, or `mcp` for the MCP shape: every generated call, any
 //! instance name), instance name (file stem; `invalid` for an
-//! `errors.json` case), iterations, and optionally the peer (`schemavm`,
+//! `errors.json` case, `valid`, `invalid`, `invalid-2` … for a keyword
+//! case, `schema` for a meta case), iterations, and optionally the peer (`schemavm`,
 //! the default, `jsonschema` or `boon`).
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use schemavm_benches::{Peer, cases, data_dir, error_cases};
+use schemavm_benches::{Formats, Peer, all_cases, data_dir};
 
 fn main() -> Result<(), String> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -51,12 +53,12 @@ fn main() -> Result<(), String> {
         // The MCP shape: every generated call against its tool's schema.
         let tools = schemavm_benches::mcp::tools();
         let calls = schemavm_benches::mcp::calls(&tools);
-        let validators = peer.compile_all(&tools)?;
+        let validators = peer.compile_all(&tools, Formats::Default)?;
         let start = Instant::now();
         let mut count = 0u64;
         if mode == Mode::Compile {
             for _ in 0..iterations {
-                count += peer.compile_all(black_box(&tools)).map_or(0, |v| v.len() as u64);
+                count += peer.compile_all(black_box(&tools), Formats::Default).map_or(0, |v| v.len() as u64);
             }
             let per = start.elapsed().as_nanos() as f64 / iterations as f64;
             println!("{} mcp: {per:.0} ns per compile of the {} tools ({count} compiled)", peer.name(), tools.len());
@@ -73,8 +75,7 @@ fn main() -> Result<(), String> {
         return Ok(());
     }
     let dir = data_dir()?;
-    let mut all = cases(&dir)?;
-    all.extend(error_cases(&dir)?);
+    let all = all_cases(&dir)?;
     let c = all.iter().find(|c| c.name == *case).ok_or(format!("no case {case}"))?;
     let (_, value) = c.instances.iter().find(|(n, _)| n == instance).ok_or(format!("no instance {instance}"))?;
     if walk {
@@ -84,14 +85,14 @@ fn main() -> Result<(), String> {
         println!("walk {case}/{instance}: {per:.0} ns per walk ({count} in all)");
         return Ok(());
     }
-    let v = peer.compile(&c.schema)?;
+    let v = peer.compile_with(&c.schema, c.formats)?;
     let start = Instant::now();
     let mut count = 0u64;
     for _ in 0..iterations {
         count += match mode {
             Mode::IsValid => u64::from(v.is_valid(black_box(value))),
             Mode::Errors => v.error_count(black_box(value)) as u64,
-            Mode::Compile => u64::from(peer.compile(black_box(&c.schema)).is_ok()),
+            Mode::Compile => u64::from(peer.compile_with(black_box(&c.schema), c.formats).is_ok()),
         };
     }
     let per = start.elapsed().as_nanos() as f64 / iterations as f64;
