@@ -924,3 +924,70 @@ fn tagged_variants_still_count_depth() {
     assert!(pinned.is_some_and(|d| d > 5 && d < 40), "{pinned:?}");
     assert_eq!(pinned, checked);
 }
+
+/// A root that is one instruction on one value (number, string, `enum`
+/// or `const` checks) is checked without a VM on the boolean path: its
+/// verdicts, and where its fuel runs out, are those of the VM.
+#[test]
+fn scalar_roots_agree_with_the_vm_under_every_budget() {
+    let draft4 = "http://json-schema.org/draft-04/schema#";
+    let cases = [
+        (json!({"minimum": 3}), vec![json!(5), json!(1), json!(2.5), json!(3.5), json!("x"), json!(1e300)]),
+        (
+            json!({"type": "integer", "maximum": 10, "multipleOf": 2}),
+            vec![json!(4), json!(5), json!(12), json!(4.0), json!(4.5), json!("4"), json!(null)],
+        ),
+        (json!({"multipleOf": 0.1}), vec![json!(0.3), json!(0.35), json!(3), json!(-0.7), json!(1e-320)]),
+        (json!({"multipleOf": 5}), vec![json!(212.4), json!(125), json!(125.0), json!(1e300), json!(-10)]),
+        (json!({"$schema": draft4, "type": "integer", "minimum": 1}), vec![json!(1), json!(1.0), json!(0)]),
+        (
+            json!({"minLength": 2, "maxLength": 3}),
+            vec![json!("a"), json!("ab"), json!("abcd"), json!("日本"), json!(1)],
+        ),
+        (json!({"type": "string", "pattern": "^a+$"}), vec![json!("aaa"), json!("ab"), json!(""), json!(5)]),
+        (json!({"pattern": "(a|b)*c"}), vec![json!("ababc"), json!("abab"), json!(null)]),
+        (
+            json!({"type": "string", "format": "ipv4", "maxLength": 15}),
+            vec![json!("127.0.0.1"), json!("1.2.3"), json!(4)],
+        ),
+        (
+            json!({"enum": [1, 2.0, "a", null, [1], {"a": 1}]}),
+            vec![
+                json!(1),
+                json!(2),
+                json!(2.0),
+                json!(1.0),
+                json!("a"),
+                json!("b"),
+                json!(null),
+                json!([1]),
+                json!({"a": 1}),
+                json!(3),
+                json!(true),
+            ],
+        ),
+        (
+            json!({"enum": [1, 2, 3, 4]}),
+            vec![json!(4), json!(4.0), json!(5), json!("4"), json!(u64::MAX), json!(i64::MIN)],
+        ),
+        (json!({"enum": [u64::MAX, -1]}), vec![json!(u64::MAX), json!(-1), json!(-1.0), json!(1)]),
+        (json!({"type": "integer", "enum": [1, 2]}), vec![json!(1), json!(1.0), json!("1"), json!(3)]),
+        (json!({"$schema": draft4, "type": "integer", "enum": [1, 2]}), vec![json!(1), json!(1.0)]),
+        (json!({"const": 1}), vec![json!(1), json!(1.0), json!("1"), json!(2)]),
+        (json!({"const": {"a": [1, 2]}}), vec![json!({"a": [1, 2]}), json!({"a": [1, 2.0]}), json!({"a": [2, 1]})]),
+    ];
+    for (schema, instances) in &cases {
+        for fuel in 0..8 {
+            let budget = schemavm::Budget { fuel, ..schemavm::Budget::default() };
+            let v = Validator::options().assert_formats(true).budget(budget).build(schema).expect("schema compiles");
+            for i in instances {
+                let vm = matches!(v.outcome_with(i, &budget), schemavm::Outcome::Valid);
+                assert_eq!(v.is_valid(i), vm, "{schema} on {i} with fuel {fuel}");
+            }
+        }
+        let v = Validator::options().assert_formats(true).build(schema).expect("schema compiles");
+        for i in instances {
+            assert_eq!(v.is_valid(i), v.iter_errors(i).next().is_none(), "{schema} on {i}");
+        }
+    }
+}

@@ -1040,6 +1040,13 @@ pub struct EnumSet {
     pub values: Box<[Value]>,
     /// Fast lookup of the string members.
     pub strings: KeyTable,
+    /// The members that are machine integers (`i64`), sorted and
+    /// deduplicated, for a binary search.
+    pub integers: Box<[i64]>,
+    /// Whether a member is a number that is not in `integers` (a float or
+    /// a larger integer): a machine integer instance must then be compared
+    /// with the members too (`1.0` equals `1`).
+    pub other_numbers: bool,
     /// Whether every value is a string.
     pub all_strings: bool,
     /// A `type` fused in at compile time (written just before `enum`),
@@ -1054,6 +1061,29 @@ impl EnumSet {
     #[inline]
     pub fn type_implied(&self) -> bool {
         self.all_strings && self.type_fused.is_none_or(|t| t.contains(JsonType::String))
+    }
+
+    /// Builds the set of `values` (lookups of its strings and integers).
+    pub fn new(values: Vec<Value>) -> EnumSet {
+        let mut strings: Vec<Box<str>> = Vec::new();
+        let mut seen = crate::hash::TextSet::default();
+        for s in values.iter().filter_map(Value::as_str) {
+            if seen.insert(s) {
+                strings.push(s.into());
+            }
+        }
+        let mut integers: Vec<i64> = values.iter().filter_map(Value::as_i64).collect();
+        integers.sort_unstable();
+        integers.dedup();
+        let other_numbers = values.iter().any(|v| v.is_number() && v.as_i64().is_none());
+        EnumSet {
+            all_strings: values.iter().all(Value::is_string),
+            values: values.into_boxed_slice(),
+            strings: KeyTable::new(strings),
+            integers: integers.into_boxed_slice(),
+            other_numbers,
+            type_fused: None,
+        }
     }
 }
 

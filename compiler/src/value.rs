@@ -260,7 +260,12 @@ pub fn maps_are_sorted() -> bool {
 /// JSON equality: numbers by mathematical value, objects regardless of key order.
 #[inline]
 pub fn equal(a: &Value, b: &Value) -> bool {
-    equal_with_work(a, b).0
+    // Two scalars (the usual case: `const` and `enum` values) without
+    // the containers' comparison loop.
+    match scalar_equal(a, b) {
+        Some(same) => same,
+        None => equal_with_work(a, b).0,
+    }
 }
 
 /// [`equal`], and the number of member pairs compared (the work done, for
@@ -309,12 +314,29 @@ pub fn equal_with_work(a: &Value, b: &Value) -> (bool, usize) {
 fn scalar_equal(a: &Value, b: &Value) -> Option<bool> {
     Some(match (a, b) {
         (Value::String(p), Value::String(q)) => p == q,
-        (Value::Number(p), Value::Number(q)) => Num::from_json(p).compare(&Num::from_json(q)).is_eq(),
+        (Value::Number(p), Value::Number(q)) => number_equal(p, q),
         (Value::Bool(p), Value::Bool(q)) => p == q,
         (Value::Null, Value::Null) => true,
         (Value::Array(_), Value::Array(_)) | (Value::Object(_), Value::Object(_)) => return None,
         _ => false,
     })
+}
+
+/// Whether two numbers have the same value (`1` equals `1.0`): two
+/// machine integers compare directly, other pairs exactly as [`Num`]s.
+#[inline]
+fn number_equal(p: &serde_json::Number, q: &serde_json::Number) -> bool {
+    match (p.as_i64(), q.as_i64()) {
+        (Some(x), Some(y)) => x == y,
+        _ => exact_number_equal(p, q),
+    }
+}
+
+/// [`number_equal`] past machine integers (out of line: it keeps the
+/// usual comparisons small enough to inline).
+#[inline(never)]
+fn exact_number_equal(p: &serde_json::Number, q: &serde_json::Number) -> bool {
+    Num::from_json(p).compare(&Num::from_json(q)).is_eq()
 }
 
 /// Compares two objects of the same size member by member: scalar members

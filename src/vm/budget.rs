@@ -45,6 +45,47 @@ impl Default for Budget {
     }
 }
 
+/// What a check charges its fuel to: the VM's [`Meter`], or the [`Tank`]
+/// of a root checked without a VM. Scalar checks are written once against
+/// it and run both ways.
+pub(crate) trait Fuel {
+    /// Spends `units`, or stops.
+    fn charge(&mut self, units: u64) -> Result<(), Stop>;
+    /// Stops the evaluation for `reason`.
+    fn stop(&mut self, reason: Exhausted) -> Stop;
+}
+
+impl Fuel for Meter {
+    #[inline(always)]
+    fn charge(&mut self, units: u64) -> Result<(), Stop> {
+        Meter::charge(self, units)
+    }
+
+    #[inline(always)]
+    fn stop(&mut self, reason: Exhausted) -> Stop {
+        Meter::stop(self, reason)
+    }
+}
+
+/// Fuel left for one check made without a VM (a budget without a
+/// deadline: nothing is held back, no clock is read). Running out is a
+/// [`Stop`] whose reason nobody reads: the boolean path fails closed.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Tank(pub(crate) u64);
+
+impl Fuel for Tank {
+    #[inline(always)]
+    fn charge(&mut self, units: u64) -> Result<(), Stop> {
+        self.0 = self.0.checked_sub(units).ok_or(Stop)?;
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn stop(&mut self, _reason: Exhausted) -> Stop {
+        Stop
+    }
+}
+
 /// The running account of a [`Budget`].
 ///
 /// With a deadline, fuel is split in two: `left`, spendable before the next
@@ -105,6 +146,12 @@ impl Meter {
     /// [`Meter::restarted`] sets).
     pub(crate) fn template(budget: &Budget) -> Meter {
         Meter::with(budget, 0, None)
+    }
+
+    /// The fuel a [`Meter::template`] (or [`Meter::template_charged`])
+    /// starts with: all of the budget's when there is no deadline.
+    pub(crate) fn fuel(&self) -> u64 {
+        self.left
     }
 
     /// [`Meter::template`] with `units` charged already; `None` if

@@ -49,14 +49,14 @@ use serde_json::Value;
 use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
-    ArrayId, CondId, ContentId, Decision, DynamicRefId, Entry, Instr, ListId, NodeFlags, NodeId, NumberChecks,
-    NumberId, ObjectId, Program, ResourceId, StringId, Target, TypeSwitch,
+    ArrayId, CondId, ContentId, Decision, DynamicRefId, Entry, EnumId, Instr, ListId, NodeFlags, NodeId, NumberChecks,
+    NumberId, ObjectId, Program, ResourceId, StringId, Target, TypeSwitch, ValueId,
 };
-use schemavm_compiler::number::Divisor;
 use schemavm_compiler::value::TypeSet;
 
 pub(crate) use annotations::Evaluated;
 pub use budget::Budget;
+use budget::Tank;
 pub(crate) use budget::{Meter, NUMBER_BASE_FUEL, Stop};
 use spare::Spare;
 
@@ -596,6 +596,8 @@ enum QuietRoot {
     Node,
     /// A type check (with `integer` excluding integral floats, or not).
     Types(TypeSet, bool),
+    /// One instruction on one value, checked without a VM.
+    Scalar(ScalarRoot),
     /// Every value passes, or none does.
     Verdict(bool),
     /// A root that runs the interpreter under a budget with a deadline, or
@@ -605,10 +607,68 @@ enum QuietRoot {
     General,
 }
 
+/// A root that is one instruction on one value (the node's `Single` or
+/// `Number` entry): checked by the same functions the VM runs, their fuel
+/// charged to a [`Tank`] holding what the budget allows past the entry.
+/// Neither a VM nor an evaluation frame is set up: for a schema such as
+/// `{"minimum": 3}` these were most of the work.
+#[derive(Debug, Clone, Copy)]
+struct ScalarRoot {
+    instr: ScalarInstr,
+    /// The budget's fuel less the node's entry.
+    fuel: u64,
+    strict_integers: bool,
+}
+
+/// The instruction of a [`ScalarRoot`].
+#[derive(Debug, Clone, Copy)]
+enum ScalarInstr {
+    Number(NumberId),
+    String(StringId),
+    Enum(EnumId),
+    Const(ValueId),
+}
+
+impl ScalarRoot {
+    /// The scalar root of a root node with `entry` and `code`, if it is
+    /// one and `budget` has the fuel of its entry.
+    fn of(entry: Entry, code: &[Instr], program: &Program, budget: &Budget) -> Option<ScalarRoot> {
+        let (instr, entry_fuel) = match (entry, code) {
+            (Entry::Number, &[Instr::Number(id)]) => (ScalarInstr::Number(id), 1 + NUMBER_BASE_FUEL),
+            (Entry::Single, &[Instr::String(id)]) => (ScalarInstr::String(id), 1),
+            (Entry::Single, &[Instr::Enum(id)]) => (ScalarInstr::Enum(id), 1),
+            (Entry::Single, &[Instr::Const(id)]) => (ScalarInstr::Const(id), 1),
+            _ => return None,
+        };
+        let fuel = Meter::template_charged(budget, entry_fuel)?.fuel();
+        Some(ScalarRoot { instr, fuel, strict_integers: program.flags().strict_integers })
+    }
+
+    /// Whether `v` passes (running out of fuel fails, as on the VM's
+    /// boolean path).
+    #[inline(always)]
+    fn passes(self, program: &Program, formats: &CustomFormats, v: &Value) -> bool {
+        let fuel = &mut Tank(self.fuel);
+        let flow = match self.instr {
+            ScalarInstr::Number(id) => scalar::number_passes(program.number(id), v, self.strict_integers, fuel),
+            ScalarInstr::String(id) => match v {
+                Value::String(s) => scalar::string_passes(program.string(id), s, program, formats, fuel),
+                _ => Ok(program.string(id).type_fused.is_none_or(|t| t.admits(v, self.strict_integers))),
+            },
+            ScalarInstr::Enum(id) => scalar::enum_passes(program.enum_set(id), v, self.strict_integers, fuel),
+            ScalarInstr::Const(id) => scalar::const_passes(program.value(id), v, fuel),
+        };
+        matches!(flow, Ok(true))
+    }
+}
+
 impl QuietStart {
     /// The start of `program`'s boolean path under `budget`.
     pub(crate) fn new(program: &Program, budget: &Budget) -> QuietStart {
         let node = program.node(program.root());
+        // (Under a deadline, the general entry: it reads the clock.)
+        let scalar =
+            budget.deadline.is_none().then(|| ScalarRoot::of(node.entry(), program.code_of(node), program, budget));
         let root = match (node.entry(), node.first_instr()) {
             (Entry::Valid | Entry::QuietValid, _) => QuietRoot::Verdict(true),
             (Entry::Invalid, _) => QuietRoot::Verdict(false),
@@ -616,7 +676,7 @@ impl QuietStart {
             (Entry::Single, Some(&Instr::Object(id))) => QuietRoot::Object(id),
             (Entry::Single, Some(&Instr::Array(id))) if program.array(id).is_tuple() => QuietRoot::Tuple(id),
             (Entry::Single, Some(&Instr::Array(id))) => QuietRoot::Array(id),
-            _ => QuietRoot::Node,
+            _ => scalar.flatten().map_or(QuietRoot::Node, QuietRoot::Scalar),
         };
         let general = budget.deadline.is_some() || program.flags().uses_dynamic_scope;
         if general && matches!(root, QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Tuple(_) | QuietRoot::Node)
@@ -649,6 +709,7 @@ impl QuietStart {
         }
         match self.root {
             QuietRoot::Types(types, strict_integers) => types.admits(instance, strict_integers),
+            QuietRoot::Scalar(scalar) => scalar.passes(program, formats, instance),
             QuietRoot::Verdict(verdict) => verdict,
             // `General` (the interpreter roots returned above).
             _ => QuietStart::run_general(program, formats, budget, instance),
@@ -1355,10 +1416,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline(always)]
     fn number_verdict(&mut self, id: NumberId, v: &'v Value) -> Flow {
         let c = self.program.number(id);
-        if let (Value::Number(n), Some((lo, hi))) = (v, c.integer_range) {
+        if let (Value::Number(n), Some(range)) = (v, c.integer_range) {
             if let (false, Some(i)) = (self.collecting(), n.as_i64()) {
-                let multiple = |m: Divisor| m.divides(i.unsigned_abs());
-                return Ok(lo <= i && i <= hi && c.integer_multiple.is_none_or(multiple));
+                return Ok(scalar::integer_passes(c, range, i));
             }
         }
         self.number_checks(c, v)
@@ -1367,6 +1427,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// [`Vm::number_instr`] past its integer range shortcut.
     #[inline(never)]
     fn number_checks(&mut self, c: &'p NumberChecks, v: &'v Value) -> Flow {
+        if !self.collecting() {
+            return scalar::number_passes(c, v, self.strict_integers, &mut self.meter);
+        }
         match v {
             Value::Number(n) => self.check_number(c, n, v),
             _ => self.required_kind(c.type_fused, v),

@@ -3,12 +3,17 @@
 
 use serde_json::{Number, Value};
 
-use schemavm_compiler::bytecode::{ContentChecks, EnumId, EnumSet, FormatCheck, NumberChecks, StringChecks, ValueId};
+use schemavm_compiler::bytecode::{
+    ContentChecks, EnumId, EnumSet, FormatCheck, NumberChecks, Program, StringChecks, ValueId,
+};
 use schemavm_compiler::number::Num;
+use schemavm_compiler::regex::Regex;
 use schemavm_compiler::value::{self, JsonType, TypeSet};
 
+use super::budget::Fuel;
 use super::{Flow, Mode, NUMBER_BASE_FUEL, Vm};
 use crate::error::{ErrorKind, Exhausted, Found, Pending};
+use crate::format::CustomFormats;
 
 /// Most enum values quoted in an error message.
 const ENUM_SHOWN: usize = 20;
@@ -73,8 +78,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline(never)]
     pub(super) fn check_const(&mut self, id: ValueId, v: &'v Value) -> Flow {
         let expected = self.program.value(id);
-        self.meter.charge(1)?;
-        if value::equal(expected, v) {
+        if const_passes(expected, v, &mut self.meter)? {
             return Ok(true);
         }
         if self.collecting() {
@@ -86,65 +90,37 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline(never)]
     pub(super) fn check_enum(&mut self, id: EnumId, v: &'v Value) -> Flow {
         let set = self.program.enum_set(id);
-        // The usual case first: a string with no type to check and no
-        // error to record is one lookup, ahead of the general path's
-        // type, charge and value comparisons (kept out of line).
-        if let (false, Value::String(s)) = (self.collecting(), v) {
-            if set.type_fused.is_none() || set.type_implied() {
-                return Ok(set.strings.find(s).is_some());
-            }
+        if !self.collecting() {
+            return enum_passes(set, v, self.strict_integers, &mut self.meter);
         }
-        self.check_enum_fully(set, v)
+        self.report_enum(set, v)
     }
 
-    /// [`Vm::check_enum`] past its string shortcut.
+    /// [`Vm::check_enum`] while errors are recorded.
+    #[cold]
     #[inline(never)]
-    fn check_enum_fully(&mut self, set: &'p EnumSet, v: &'v Value) -> Flow {
-        let mut typed = true;
-        if let Some(types) = set.type_fused.filter(|_| self.collecting() || !set.type_implied()) {
-            typed = self.check_type(types, v)?;
-            if !typed && !self.collecting() {
-                return Ok(false);
-            }
-        }
-        let found = match v {
-            Value::String(s) => set.strings.find(s).is_some(),
-            _ if set.all_strings => false,
-            _ => {
-                self.meter.charge(set.values.len() as u64)?;
-                set.values.iter().any(|e| value::equal(e, v))
-            }
+    fn report_enum(&mut self, set: &'p EnumSet, v: &'v Value) -> Flow {
+        let typed = match set.type_fused {
+            Some(types) => self.check_type(types, v)?,
+            None => true,
         };
-        if !found && self.collecting() {
+        let found = enum_contains(set, v, &mut self.meter)?;
+        if !found {
             let allowed = set.values.iter().take(ENUM_SHOWN).cloned().collect();
             self.report(&["enum"], ErrorKind::Enum { allowed, total: set.values.len() }, Some(Found::of(v)));
         }
         Ok(found && typed)
     }
 
-    /// The number checks on `n` (the number of `v`), with an `integer`
-    /// type fused in if [`NumberChecks::integers_only`]. (An integer in
-    /// the machine range is decided by [`Vm::number_instr`] unless errors
-    /// are recorded.)
-    #[inline]
+    /// The number checks on `n` (the number of `v`) while errors are
+    /// recorded, with an `integer` type fused in if
+    /// [`NumberChecks::integers_only`] (the type error first, then the
+    /// bounds'). Without recording, [`number_passes`] decides.
     pub(super) fn check_number(&mut self, c: &'p NumberChecks, n: &'v Number, v: &'v Value) -> Flow {
-        if !self.collecting() {
-            if c.integers_only && !TypeSet::single(JsonType::Integer).admits(v, self.strict_integers) {
-                return Ok(false);
-            }
-            if let (Some(bounds), Some(f)) = (c.float_bounds, float_value(n)) {
-                // Constant work: the base unit the caller charged.
-                return Ok(bounds.admits(f));
-            }
-        }
-        // Recording: the type error first, then the bounds'.
         let typed = !c.integers_only || self.required_kind(c.type_fused, v)?;
         let x = Num::from_json(n);
         // The work past the base unit the caller charged.
         self.meter.charge(x.work().saturating_sub(NUMBER_BASE_FUEL))?;
-        if !self.collecting() {
-            return Ok(typed && c.admits(&x));
-        }
         Ok(self.report_number(c, n, &x)? && typed)
     }
 
@@ -193,42 +169,33 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     #[inline(always)]
     pub(super) fn check_string(&mut self, c: &'p StringChecks, s: &'v str) -> Flow {
-        let mut valid = true;
-        // A string has at most as many characters as bytes and at least a
-        // quarter as many, so most length checks need no count.
-        let bytes = s.len() as u64;
-        let mut counted: Option<u64> = None;
-        let mut chars = || *counted.get_or_insert_with(|| s.chars().count() as u64);
-        if let Some(min) = c.min_length {
-            let short = bytes < min || (bytes < min.saturating_mul(4) && chars() < min);
-            if short {
-                valid = false;
-                if !self.collecting() {
-                    return Ok(false);
-                }
-                let length = chars();
-                self.report(&["minLength"], ErrorKind::MinLength { limit: min, length }, None);
-            }
+        if !self.collecting() {
+            return string_passes(c, s, self.program, self.formats, &mut self.meter);
         }
-        if let Some(max) = c.max_length {
-            if bytes > max && chars() > max {
-                valid = false;
-                if !self.collecting() {
-                    return Ok(false);
-                }
-                let length = chars();
-                self.report(&["maxLength"], ErrorKind::MaxLength { limit: max, length }, None);
-            }
+        self.report_string(c, s)
+    }
+
+    /// [`Vm::check_string`] while errors are recorded: every check runs,
+    /// each failure reported.
+    #[cold]
+    #[inline(never)]
+    fn report_string(&mut self, c: &'p StringChecks, s: &'v str) -> Flow {
+        let mut valid = true;
+        let mut length = Length::of(s);
+        if let Some(min) = c.min_length.filter(|&min| length.below(min)) {
+            valid = false;
+            let length = length.chars();
+            self.report(&["minLength"], ErrorKind::MinLength { limit: min, length }, None);
+        }
+        if let Some(max) = c.max_length.filter(|&max| length.above(max)) {
+            valid = false;
+            let length = length.chars();
+            self.report(&["maxLength"], ErrorKind::MaxLength { limit: max, length }, None);
         }
         if let Some(id) = c.pattern {
             let regex = self.program.regex(id);
-            self.meter.charge(regex.cost(s.len()))?;
-            let matched = regex.is_match(s).map_err(|_| self.meter.stop(Exhausted::Regex))?;
-            if !matched {
+            if !pattern_matches(regex, s, &mut self.meter)? {
                 valid = false;
-                if !self.collecting() {
-                    return Ok(false);
-                }
                 self.report(
                     &["pattern"],
                     ErrorKind::Pattern { pattern: regex.pattern().to_string() },
@@ -237,26 +204,17 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
         }
         if let Some((check, name)) = &c.format {
-            self.meter.charge(1 + s.len() as u64 / 16)?;
-            let ok = match check {
-                FormatCheck::Builtin(f) => crate::format::check(*f, s),
-                FormatCheck::Custom(i) => self.formats.check(*i, s),
-            };
-            if !ok {
+            if !format_passes(check, self.formats, s, &mut self.meter)? {
                 valid = false;
-                if self.collecting() {
-                    self.report(
-                        &["format"],
-                        ErrorKind::Format {
-                            format: name.to_string(),
-                            builtin: match check {
-                                FormatCheck::Builtin(f) => Some(*f),
-                                FormatCheck::Custom(_) => None,
-                            },
-                        },
-                        Some(Found::string(s)),
-                    );
-                }
+                let builtin = match check {
+                    FormatCheck::Builtin(f) => Some(*f),
+                    FormatCheck::Custom(_) => None,
+                };
+                self.report(
+                    &["format"],
+                    ErrorKind::Format { format: name.to_string(), builtin },
+                    Some(Found::string(s)),
+                );
             }
         }
         Ok(valid)
@@ -308,6 +266,156 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             self.errors.extend(adopted);
         }
         Ok(ok)
+    }
+}
+
+/// Whether `v` equals `const` value `expected` (one unit of fuel).
+#[inline(always)]
+pub(super) fn const_passes(expected: &Value, v: &Value, fuel: &mut impl Fuel) -> Flow {
+    fuel.charge(1)?;
+    Ok(value::equal(expected, v))
+}
+
+/// Whether `v` passes `enum` set `set` (with its fused `type`), nothing
+/// recorded. A string with no type to check is one lookup.
+#[inline(always)]
+pub(super) fn enum_passes(set: &EnumSet, v: &Value, strict_integers: bool, fuel: &mut impl Fuel) -> Flow {
+    if let Value::String(s) = v {
+        if set.type_fused.is_none() || set.type_implied() {
+            return Ok(set.strings.find(s).is_some());
+        }
+    }
+    if let Some(types) = set.type_fused.filter(|_| !set.type_implied()) {
+        if !types.admits(v, strict_integers) {
+            return Ok(false);
+        }
+    }
+    enum_contains(set, v, fuel)
+}
+
+/// Whether `v` is one of `set`'s values (its type aside): a string or a
+/// machine integer by lookup (an integer compared with each member too
+/// when some are other numbers), any other value by comparison with each
+/// member (a unit of fuel each).
+fn enum_contains(set: &EnumSet, v: &Value, fuel: &mut impl Fuel) -> Flow {
+    Ok(match v {
+        Value::String(s) => set.strings.find(s).is_some(),
+        _ if set.all_strings => false,
+        Value::Number(n) if !set.other_numbers && n.as_i64().is_some() => {
+            n.as_i64().is_some_and(|i| set.integers.binary_search(&i).is_ok())
+        }
+        _ => {
+            fuel.charge(set.values.len() as u64)?;
+            set.values.iter().any(|e| value::equal(e, v))
+        }
+    })
+}
+
+/// Whether machine integer `i` passes number checks `c` that decide
+/// integers by a range (`lo..=hi`) and a divisor alone.
+#[inline(always)]
+pub(super) fn integer_passes(c: &NumberChecks, (lo, hi): (i64, i64), i: i64) -> bool {
+    lo <= i && i <= hi && c.integer_multiple.is_none_or(|m| m.divides(i.unsigned_abs()))
+}
+
+/// Whether `v` passes number checks `c`, nothing recorded: values of
+/// other types by the fused `type`, integers in the machine range and
+/// floats against float bounds in constant work, other numbers exactly
+/// (charging the work past the base unit, which the caller charged).
+#[inline(always)]
+pub(super) fn number_passes(c: &NumberChecks, v: &Value, strict_integers: bool, fuel: &mut impl Fuel) -> Flow {
+    let Value::Number(n) = v else {
+        return Ok(c.type_fused.is_none_or(|types| types.admits(v, strict_integers)));
+    };
+    if let (Some(range), Some(i)) = (c.integer_range, n.as_i64()) {
+        return Ok(integer_passes(c, range, i));
+    }
+    if c.integers_only && !TypeSet::single(JsonType::Integer).admits(v, strict_integers) {
+        return Ok(false);
+    }
+    if let (Some(bounds), Some(f)) = (c.float_bounds, float_value(n)) {
+        // Constant work: the base unit.
+        return Ok(bounds.admits(f));
+    }
+    let x = Num::from_json(n);
+    fuel.charge(x.work().saturating_sub(NUMBER_BASE_FUEL))?;
+    Ok(c.admits(&x))
+}
+
+/// Whether string `s` passes string checks `c`, nothing recorded: the
+/// length bounds, then the pattern, then the format, stopping at the
+/// first failure.
+#[inline(always)]
+pub(super) fn string_passes(
+    c: &StringChecks,
+    s: &str,
+    program: &Program,
+    formats: &CustomFormats,
+    fuel: &mut impl Fuel,
+) -> Flow {
+    let mut length = Length::of(s);
+    if c.min_length.is_some_and(|min| length.below(min)) || c.max_length.is_some_and(|max| length.above(max)) {
+        return Ok(false);
+    }
+    if let Some(id) = c.pattern {
+        if !pattern_matches(program.regex(id), s, fuel)? {
+            return Ok(false);
+        }
+    }
+    match &c.format {
+        Some((check, _)) => format_passes(check, formats, s, fuel),
+        None => Ok(true),
+    }
+}
+
+/// Whether `regex` matches `s`, charged by the haystack's length and the
+/// program's size; a regex that gives up (backtrack limit) stops the
+/// evaluation.
+#[inline(always)]
+fn pattern_matches(regex: &Regex, s: &str, fuel: &mut impl Fuel) -> Flow {
+    fuel.charge(regex.cost(s.len()))?;
+    regex.is_match(s).map_err(|_| fuel.stop(Exhausted::Regex))
+}
+
+/// Whether `s` is valid for format check `check`, charged by length.
+#[inline(always)]
+fn format_passes(check: &FormatCheck, formats: &CustomFormats, s: &str, fuel: &mut impl Fuel) -> Flow {
+    fuel.charge(1 + s.len() as u64 / 16)?;
+    Ok(match check {
+        FormatCheck::Builtin(f) => crate::format::check(*f, s),
+        FormatCheck::Custom(i) => formats.check(*i, s),
+    })
+}
+
+/// A string's length against `minLength` / `maxLength`: a string has at
+/// most as many characters as bytes and at least a quarter as many, so
+/// most bounds are settled by the byte length; the characters are counted
+/// at most once, when one is not.
+struct Length<'s> {
+    s: &'s str,
+    chars: Option<u64>,
+}
+
+impl<'s> Length<'s> {
+    fn of(s: &'s str) -> Length<'s> {
+        Length { s, chars: None }
+    }
+
+    /// The length in characters.
+    fn chars(&mut self) -> u64 {
+        let s = self.s;
+        *self.chars.get_or_insert_with(|| s.chars().count() as u64)
+    }
+
+    /// Shorter than `min` characters.
+    fn below(&mut self, min: u64) -> bool {
+        let bytes = self.s.len() as u64;
+        bytes < min || (bytes < min.saturating_mul(4) && self.chars() < min)
+    }
+
+    /// Longer than `max` characters.
+    fn above(&mut self, max: u64) -> bool {
+        self.s.len() as u64 > max && self.chars() > max
     }
 }
 

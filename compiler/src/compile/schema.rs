@@ -8,7 +8,7 @@ use crate::bytecode::*;
 use crate::draft::Draft;
 use crate::error::{CompileError, CompileErrorKind};
 use crate::format::Format;
-use crate::hash::{TextMap, TextSet};
+use crate::hash::TextMap;
 use crate::keyword::{KeywordTable, Kw};
 use crate::lookup::KeyTable;
 use crate::number::Num;
@@ -345,21 +345,8 @@ impl<'a> Lowerer<'a, '_> {
                 ));
             }
             self.check_constant(e, k.info, "enum")?;
-            let mut strings: Vec<Box<str>> = Vec::new();
-            let mut seen = TextSet::default();
-            for s in items.iter().filter_map(Value::as_str) {
-                if seen.insert(s) {
-                    strings.push(s.into());
-                }
-            }
-            let all_strings = items.iter().all(Value::is_string);
             let id = EnumId(u32::try_from(self.enums.len()).map_err(|_| internal("enums"))?);
-            self.enums.push(EnumSet {
-                values: items.clone().into_boxed_slice(),
-                strings: KeyTable::new(strings),
-                all_strings,
-                type_fused: None,
-            });
+            self.enums.push(EnumSet::new(items.clone()));
             self.code.push(Instr::Enum(id));
         }
         Ok(())
