@@ -925,9 +925,10 @@ fn tagged_variants_still_count_depth() {
     assert_eq!(pinned, checked);
 }
 
-/// A root that is one instruction on one value (number, string, `enum`
-/// or `const` checks) is checked without a VM on the boolean path: its
-/// verdicts, and where its fuel runs out, are those of the VM.
+/// A root whose one instruction needs no VM (number, string, `enum` or
+/// `const` checks, object checks of sizes and `required` only) is checked
+/// without one on the boolean path: its verdicts, and where its fuel runs
+/// out, are those of the VM.
 #[test]
 fn scalar_roots_agree_with_the_vm_under_every_budget() {
     let draft4 = "http://json-schema.org/draft-04/schema#";
@@ -975,6 +976,20 @@ fn scalar_roots_agree_with_the_vm_under_every_budget() {
         (json!({"$schema": draft4, "type": "integer", "enum": [1, 2]}), vec![json!(1), json!(1.0)]),
         (json!({"const": 1}), vec![json!(1), json!(1.0), json!("1"), json!(2)]),
         (json!({"const": {"a": [1, 2]}}), vec![json!({"a": [1, 2]}), json!({"a": [1, 2.0]}), json!({"a": [2, 1]})]),
+        (json!({"required": ["a"]}), vec![json!({"a": 1}), json!({}), json!({"b": 1}), json!([]), json!("a")]),
+        (json!({"type": "object", "required": ["a", "b"]}), vec![json!({"a": 1, "b": 2}), json!({"a": 1}), json!(1)]),
+        (
+            json!({"minProperties": 2, "maxProperties": 3}),
+            vec![json!({"a": 1}), json!({"a": 1, "b": 2}), json!({"a": 1, "b": 2, "c": 3, "d": 4})],
+        ),
+        (
+            json!({"maxProperties": 1, "required": ["a", "b"]}),
+            vec![json!({"a": 1, "b": 2}), json!({"a": 1}), json!({})],
+        ),
+        (
+            json!({"required": ["k0", "k13"]}),
+            vec![json!((0..14).map(|i| (format!("k{i}"), json!(i))).collect::<serde_json::Map<_, _>>())],
+        ),
     ];
     for (schema, instances) in &cases {
         for fuel in 0..8 {

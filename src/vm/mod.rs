@@ -596,8 +596,8 @@ enum QuietRoot {
     Node,
     /// A type check (with `integer` excluding integral floats, or not).
     Types(TypeSet, bool),
-    /// One instruction on one value, checked without a VM.
-    Scalar(ScalarRoot),
+    /// One instruction checked without a VM.
+    Direct(DirectRoot),
     /// Every value passes, or none does.
     Verdict(bool),
     /// A root that runs the interpreter under a budget with a deadline, or
@@ -607,41 +607,48 @@ enum QuietRoot {
     General,
 }
 
-/// A root that is one instruction on one value (the node's `Single` or
-/// `Number` entry): checked by the same functions the VM runs, their fuel
-/// charged to a [`Tank`] holding what the budget allows past the entry.
-/// Neither a VM nor an evaluation frame is set up: for a schema such as
-/// `{"minimum": 3}` these were most of the work.
+/// A root whose one instruction needs no VM (the node's `Single` or
+/// `Number` entry): number, string, `enum` and `const` checks, and object
+/// checks of sizes and `required` only. It is checked by the same
+/// functions the VM runs, their fuel charged to a [`Tank`] holding what
+/// the budget allows past the entry. Neither a VM nor an evaluation frame
+/// is set up: for a schema such as `{"minimum": 3}` these were most of the
+/// work.
 #[derive(Debug, Clone, Copy)]
-struct ScalarRoot {
-    instr: ScalarInstr,
+struct DirectRoot {
+    check: DirectCheck,
     /// The budget's fuel less the node's entry.
     fuel: u64,
     strict_integers: bool,
 }
 
-/// The instruction of a [`ScalarRoot`].
+/// The instruction of a [`DirectRoot`].
 #[derive(Debug, Clone, Copy)]
-enum ScalarInstr {
+enum DirectCheck {
     Number(NumberId),
     String(StringId),
     Enum(EnumId),
     Const(ValueId),
+    /// Object checks that are [counts only](object::counts_only).
+    ObjectCounts(ObjectId),
 }
 
-impl ScalarRoot {
+impl DirectRoot {
     /// The scalar root of a root node with `entry` and `code`, if it is
     /// one and `budget` has the fuel of its entry.
-    fn of(entry: Entry, code: &[Instr], program: &Program, budget: &Budget) -> Option<ScalarRoot> {
-        let (instr, entry_fuel) = match (entry, code) {
-            (Entry::Number, &[Instr::Number(id)]) => (ScalarInstr::Number(id), 1 + NUMBER_BASE_FUEL),
-            (Entry::Single, &[Instr::String(id)]) => (ScalarInstr::String(id), 1),
-            (Entry::Single, &[Instr::Enum(id)]) => (ScalarInstr::Enum(id), 1),
-            (Entry::Single, &[Instr::Const(id)]) => (ScalarInstr::Const(id), 1),
+    fn of(entry: Entry, code: &[Instr], program: &Program, budget: &Budget) -> Option<DirectRoot> {
+        let (check, entry_fuel) = match (entry, code) {
+            (Entry::Number, &[Instr::Number(id)]) => (DirectCheck::Number(id), 1 + NUMBER_BASE_FUEL),
+            (Entry::Single, &[Instr::String(id)]) => (DirectCheck::String(id), 1),
+            (Entry::Single, &[Instr::Enum(id)]) => (DirectCheck::Enum(id), 1),
+            (Entry::Single, &[Instr::Const(id)]) => (DirectCheck::Const(id), 1),
+            (Entry::Single, &[Instr::Object(id)]) if object::counts_only(program.object(id)) => {
+                (DirectCheck::ObjectCounts(id), 1)
+            }
             _ => return None,
         };
         let fuel = Meter::template_charged(budget, entry_fuel)?.fuel();
-        Some(ScalarRoot { instr, fuel, strict_integers: program.flags().strict_integers })
+        Some(DirectRoot { check, fuel, strict_integers: program.flags().strict_integers })
     }
 
     /// Whether `v` passes (running out of fuel fails, as on the VM's
@@ -649,14 +656,15 @@ impl ScalarRoot {
     #[inline(always)]
     fn passes(self, program: &Program, formats: &CustomFormats, v: &Value) -> bool {
         let fuel = &mut Tank(self.fuel);
-        let flow = match self.instr {
-            ScalarInstr::Number(id) => scalar::number_passes(program.number(id), v, self.strict_integers, fuel),
-            ScalarInstr::String(id) => match v {
+        let flow = match self.check {
+            DirectCheck::Number(id) => scalar::number_passes(program.number(id), v, self.strict_integers, fuel),
+            DirectCheck::String(id) => match v {
                 Value::String(s) => scalar::string_passes(program.string(id), s, program, formats, fuel),
                 _ => Ok(program.string(id).type_fused.is_none_or(|t| t.admits(v, self.strict_integers))),
             },
-            ScalarInstr::Enum(id) => scalar::enum_passes(program.enum_set(id), v, self.strict_integers, fuel),
-            ScalarInstr::Const(id) => scalar::const_passes(program.value(id), v, fuel),
+            DirectCheck::Enum(id) => scalar::enum_passes(program.enum_set(id), v, self.strict_integers, fuel),
+            DirectCheck::Const(id) => scalar::const_passes(program.value(id), v, fuel),
+            DirectCheck::ObjectCounts(id) => object::counts_pass(program.object(id), v, self.strict_integers, fuel),
         };
         matches!(flow, Ok(true))
     }
@@ -667,16 +675,19 @@ impl QuietStart {
     pub(crate) fn new(program: &Program, budget: &Budget) -> QuietStart {
         let node = program.node(program.root());
         // (Under a deadline, the general entry: it reads the clock.)
-        let scalar =
-            budget.deadline.is_none().then(|| ScalarRoot::of(node.entry(), program.code_of(node), program, budget));
+        let direct = match budget.deadline {
+            None => DirectRoot::of(node.entry(), program.code_of(node), program, budget),
+            Some(_) => None,
+        };
         let root = match (node.entry(), node.first_instr()) {
+            _ if direct.is_some() => direct.map_or(QuietRoot::Node, QuietRoot::Direct),
             (Entry::Valid | Entry::QuietValid, _) => QuietRoot::Verdict(true),
             (Entry::Invalid, _) => QuietRoot::Verdict(false),
             (Entry::Types, _) => QuietRoot::Types(node.types(), program.flags().strict_integers),
             (Entry::Single, Some(&Instr::Object(id))) => QuietRoot::Object(id),
             (Entry::Single, Some(&Instr::Array(id))) if program.array(id).is_tuple() => QuietRoot::Tuple(id),
             (Entry::Single, Some(&Instr::Array(id))) => QuietRoot::Array(id),
-            _ => scalar.flatten().map_or(QuietRoot::Node, QuietRoot::Scalar),
+            _ => QuietRoot::Node,
         };
         let general = budget.deadline.is_some() || program.flags().uses_dynamic_scope;
         if general && matches!(root, QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Tuple(_) | QuietRoot::Node)
@@ -709,7 +720,7 @@ impl QuietStart {
         }
         match self.root {
             QuietRoot::Types(types, strict_integers) => types.admits(instance, strict_integers),
-            QuietRoot::Scalar(scalar) => scalar.passes(program, formats, instance),
+            QuietRoot::Direct(direct) => direct.passes(program, formats, instance),
             QuietRoot::Verdict(verdict) => verdict,
             // `General` (the interpreter roots returned above).
             _ => QuietStart::run_general(program, formats, budget, instance),

@@ -19,6 +19,7 @@ use schemavm_compiler::bytecode::{
 };
 use schemavm_compiler::value::JsonType;
 
+use super::budget::Fuel;
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Spare, Stop, Vm, member};
 use crate::error::{ErrorKind, Exhausted};
 
@@ -260,11 +261,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
             }
         } else {
-            for &r in c.required.iter() {
-                if c.names.key(r).is_some_and(|name| member(map, name).is_some()) {
-                    required_seen += 1;
-                }
-            }
+            required_seen = required_found(c, map);
             self.meter.charge(c.required.len() as u64)?;
         }
         if required_seen < c.required.len() {
@@ -638,4 +635,38 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         self.forget_sibling();
         Ok(valid)
     }
+}
+
+/// Whether object checks `c` are sizes and `required` only: no property
+/// needs a scan (see [`ObjectChecks::quiet_scan`]) and there are no
+/// dependencies. [`counts_pass`] decides them without a VM.
+pub(super) fn counts_only(c: &ObjectChecks) -> bool {
+    !c.quiet_scan && c.dependents.is_empty()
+}
+
+/// Whether `v` passes object checks `c` that are [`counts_only`], nothing
+/// recorded: a value of another kind by the fused `type`, an object by
+/// its size and the `required` names it has (a unit of fuel per name, as
+/// the VM's scan charges).
+pub(super) fn counts_pass(c: &ObjectChecks, v: &Value, strict_integers: bool, fuel: &mut impl Fuel) -> Flow {
+    let Value::Object(map) = v else {
+        return Ok(c.type_fused.is_none_or(|types| types.admits(v, strict_integers)));
+    };
+    let len = map.len() as u64;
+    let (fewest, most) = c.passing_sizes;
+    if len < fewest || len > most {
+        return Ok(false);
+    }
+    let found = required_found(c, map);
+    fuel.charge(c.required.len() as u64)?;
+    Ok(found == c.required.len())
+}
+
+/// How many of `c`'s `required` names `map` has.
+#[inline]
+fn required_found(c: &ObjectChecks, map: &Map<String, Value>) -> usize {
+    if c.required.is_empty() {
+        return 0;
+    }
+    c.required.iter().filter(|&&r| c.names.key(r).is_some_and(|name| member(map, name).is_some())).count()
 }
