@@ -582,6 +582,9 @@ pub(crate) struct QuietStart {
 
 /// What the root of a program does on the boolean path.
 #[derive(Debug, Clone, Copy)]
+// An explicit tag: the variants [`QuietStart::is_valid`] tests first are
+// told apart by one comparison of it, not decoded from a payload's niche.
+#[repr(u8)]
 enum QuietRoot {
     // The roots [`QuietStart::run`] starts come first: one comparison of
     // the tag tells them from the others.

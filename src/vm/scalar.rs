@@ -285,6 +285,13 @@ pub(super) fn enum_passes(set: &EnumSet, v: &Value, strict_integers: bool, fuel:
             return Ok(set.strings.find(s).is_some());
         }
     }
+    typed_enum_passes(set, v, strict_integers, fuel)
+}
+
+/// [`enum_passes`] past its string shortcut (out of line: the shortcut's
+/// callers stay small).
+#[inline(never)]
+fn typed_enum_passes(set: &EnumSet, v: &Value, strict_integers: bool, fuel: &mut impl Fuel) -> Flow {
     if let Some(types) = set.type_fused.filter(|_| !set.type_implied()) {
         if !types.admits(v, strict_integers) {
             return Ok(false);
@@ -297,6 +304,7 @@ pub(super) fn enum_passes(set: &EnumSet, v: &Value, strict_integers: bool, fuel:
 /// machine integer by lookup (an integer compared with each member too
 /// when some are other numbers), any other value by comparison with each
 /// member (a unit of fuel each).
+#[inline]
 fn enum_contains(set: &EnumSet, v: &Value, fuel: &mut impl Fuel) -> Flow {
     Ok(match v {
         Value::String(s) => set.strings.find(s).is_some(),
