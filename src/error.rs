@@ -762,7 +762,13 @@ impl Found {
 
     /// The preview of a string (without building a [`Value`]).
     pub fn string(s: &str) -> Found {
-        Found::String { start: s.chars().take(FOUND_CHARS).collect(), length: s.chars().count() }
+        // The preview is copied as one slice (collecting it char by char
+        // grew the string several times).
+        let (start, length) = match s.char_indices().nth(FOUND_CHARS) {
+            Some((cut, _)) => (s.get(..cut).unwrap_or_default(), s.chars().count()),
+            None => (s, s.chars().count()),
+        };
+        Found::String { start: start.to_string(), length }
     }
 
     /// The preview of a number.
@@ -789,5 +795,21 @@ mod tests {
     #[test]
     fn an_error_fits_in_256_bytes() {
         assert!(std::mem::size_of::<ErrorData>() <= 256, "{}", std::mem::size_of::<ErrorData>());
+    }
+
+    /// A string's preview is its first [`FOUND_CHARS`] characters (not
+    /// bytes), with the whole length in characters.
+    #[test]
+    fn a_string_preview_keeps_whole_characters() {
+        let preview = |s: &str| match Found::string(s) {
+            Found::String { start, length } => (start, length),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(preview(""), (String::new(), 0));
+        assert_eq!(preview("héllo"), ("héllo".to_string(), 5));
+        let long = "é".repeat(FOUND_CHARS + 3);
+        assert_eq!(preview(&long), ("é".repeat(FOUND_CHARS), FOUND_CHARS + 3));
+        let exact = "日".repeat(FOUND_CHARS);
+        assert_eq!(preview(&exact), (exact.clone(), FOUND_CHARS));
     }
 }
