@@ -926,7 +926,8 @@ fn tagged_variants_still_count_depth() {
 }
 
 /// A root whose one instruction needs no VM (number, string, `enum` or
-/// `const` checks, object checks of sizes and `required` only) is checked
+/// `const` checks, object checks of sizes and `required` only, `allOf`,
+/// `anyOf`, `oneOf` or `not` of at most four such leaves) is checked
 /// without one on the boolean path: its verdicts, and where its fuel runs
 /// out, are those of the VM.
 #[test]
@@ -986,6 +987,21 @@ fn scalar_roots_agree_with_the_vm_under_every_budget() {
             json!({"maxProperties": 1, "required": ["a", "b"]}),
             vec![json!({"a": 1, "b": 2}), json!({"a": 1}), json!({})],
         ),
+        (json!({"anyOf": [{"type": "integer"}, {"minimum": 2}]}), vec![json!(1), json!(3), json!(1.5), json!("x")]),
+        (json!({"allOf": [{"type": "integer"}, {"minimum": 2}]}), vec![json!(1), json!(3), json!(2.5), json!(null)]),
+        (json!({"oneOf": [{"type": "integer"}, {"minimum": 2}]}), vec![json!(1), json!(3), json!(2.5), json!(0.5)]),
+        (json!({"not": {"type": "null"}}), vec![json!(null), json!(0), json!({})]),
+        (json!({"not": {"enum": [1, "a"]}}), vec![json!(1), json!("a"), json!(2)]),
+        (
+            json!({"anyOf": [{"enum": [1, 2, 3]}, {"const": "a"}, {"maxLength": 2}, {"type": "null"}]}),
+            vec![json!(2), json!("a"), json!("ab"), json!("abc"), json!(null), json!(4)],
+        ),
+        (
+            json!({"oneOf": [false, true, {"type": "string", "minLength": 1}, {"multipleOf": 3}, {"maximum": 0}]}),
+            vec![json!(3), json!("s"), json!(-3), json!(1)],
+        ),
+        (json!({"anyOf": [{"pattern": "^a"}, {"type": "integer"}]}), vec![json!("ab"), json!("b"), json!(1)]),
+        (json!({"allOf": [{"required": ["a"]}, {"type": "object"}]}), vec![json!({"a": 1}), json!({}), json!(1)]),
         (
             json!({"required": ["k0", "k13"]}),
             vec![json!((0..14).map(|i| (format!("k{i}"), json!(i))).collect::<serde_json::Map<_, _>>())],

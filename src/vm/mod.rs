@@ -56,7 +56,7 @@ use schemavm_compiler::value::TypeSet;
 
 pub(crate) use annotations::Evaluated;
 pub use budget::Budget;
-use budget::Tank;
+use budget::{Fuel, Tank};
 pub(crate) use budget::{Meter, NUMBER_BASE_FUEL, Stop};
 use spare::Spare;
 
@@ -610,9 +610,11 @@ enum QuietRoot {
     General,
 }
 
-/// A root whose one instruction needs no VM (the node's `Single` or
-/// `Number` entry): number, string, `enum` and `const` checks, and object
-/// checks of sizes and `required` only. It is checked by the same
+/// A root whose one instruction needs no VM (the node's `Single`,
+/// `Number` or `Direct` entry): number, string, `enum` and `const` checks,
+/// object checks of sizes and `required` only, and `allOf`, `anyOf`,
+/// `oneOf` or `not` of at most [`MOST_LEAVES`] [`Leaf`]s whose fuel, all
+/// of it, fits in the budget. It is checked by the same
 /// functions the VM runs, their fuel charged to a [`Tank`] holding what
 /// the budget allows past the entry. Neither a VM nor an evaluation frame
 /// is set up: for a schema such as `{"minimum": 3}` these were most of the
@@ -634,12 +636,174 @@ enum DirectCheck {
     Const(ValueId),
     /// Object checks that are [counts only](object::counts_only).
     ObjectCounts(ObjectId),
+    /// `allOf`, `anyOf` or `oneOf` of [`Leaves`].
+    Combine(Connective, Leaves),
+    /// `not` of a [`Leaf`].
+    Not(Leaf),
+}
+
+/// How a [`DirectRoot`] combinator joins its leaves' verdicts.
+#[derive(Debug, Clone, Copy)]
+enum Connective {
+    /// `allOf`: every leaf passes.
+    All,
+    /// `anyOf`: some leaf passes.
+    Any,
+    /// `oneOf`: exactly one leaf passes.
+    One,
+}
+
+/// Most subschemas of a [`DirectRoot`] combinator (held in place).
+const MOST_LEAVES: usize = 4;
+
+/// The subschemas of a [`DirectRoot`] combinator, each a [`Leaf`].
+#[derive(Debug, Clone, Copy)]
+struct Leaves {
+    len: u8,
+    leaves: [Leaf; MOST_LEAVES],
+}
+
+/// A subschema a [`DirectRoot`] combinator checks in place: a verdict, a
+/// bare type check, or one number, `enum`, `const` or string instruction
+/// whose fuel does not depend on the instance (no `pattern`, no
+/// `format`), with its node's entry.
+#[derive(Debug, Clone, Copy)]
+enum Leaf {
+    Verdict(bool),
+    Types(TypeSet),
+    Number(NumberId),
+    Enum(EnumId),
+    Const(ValueId),
+    String(StringId),
+}
+
+impl Leaf {
+    /// The leaf of node `id` and the most fuel it costs; `None` for a
+    /// node that is not one.
+    fn of(program: &Program, id: NodeId) -> Option<(Leaf, u64)> {
+        let n = program.node(id);
+        Some(match (n.entry(), program.code_of(n)) {
+            (Entry::Valid | Entry::QuietValid, _) => (Leaf::Verdict(true), 0),
+            (Entry::Invalid, _) => (Leaf::Verdict(false), 0),
+            (Entry::Types, _) => (Leaf::Types(n.types()), 0),
+            (Entry::Number, &[Instr::Number(c)]) => (Leaf::Number(c), 1 + NUMBER_BASE_FUEL),
+            (Entry::Single, &[Instr::Enum(e)]) => (Leaf::Enum(e), 1 + program.enum_set(e).values.len() as u64),
+            (Entry::Single, &[Instr::Const(c)]) => (Leaf::Const(c), 2),
+            (Entry::Single, &[Instr::String(c)]) => {
+                let checks = program.string(c);
+                if checks.pattern.is_some() || checks.format.is_some() {
+                    return None;
+                }
+                (Leaf::String(c), 1)
+            }
+            _ => return None,
+        })
+    }
+
+    /// Whether `v` passes, the node's entry charged as the VM charges it.
+    #[inline(always)]
+    fn passes(self, program: &Program, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
+        match self {
+            Leaf::Verdict(verdict) => Ok(verdict),
+            Leaf::Types(types) => Ok(types.admits(v, strict_integers)),
+            _ => self.check(program, v, strict_integers, fuel),
+        }
+    }
+
+    /// [`Leaf::passes`] for the leaves that run an instruction (out of
+    /// line: the loop over leaves stays small).
+    #[inline(never)]
+    fn check(self, program: &Program, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
+        match self {
+            Leaf::Verdict(verdict) => Ok(verdict),
+            Leaf::Types(types) => Ok(types.admits(v, strict_integers)),
+            Leaf::Number(c) => {
+                fuel.charge(1 + NUMBER_BASE_FUEL)?;
+                scalar::number_passes(program.number(c), v, strict_integers, fuel)
+            }
+            Leaf::Enum(e) => {
+                fuel.charge(1)?;
+                scalar::enum_passes(program.enum_set(e), v, strict_integers, fuel)
+            }
+            Leaf::Const(c) => {
+                fuel.charge(1)?;
+                scalar::const_passes(program.value(c), v, fuel)
+            }
+            Leaf::String(c) => {
+                fuel.charge(1)?;
+                let checks = program.string(c);
+                Ok(match v {
+                    Value::String(s) => scalar::string_length_passes(checks, s),
+                    _ => checks.type_fused.is_none_or(|t| t.admits(v, strict_integers)),
+                })
+            }
+        }
+    }
+}
+
+impl Leaves {
+    /// The leaves of `nodes` and the most fuel they cost together; `None`
+    /// if there are more than [`MOST_LEAVES`] or one is not a leaf.
+    fn of(program: &Program, nodes: &[NodeId]) -> Option<(Leaves, u64)> {
+        let mut leaves = Leaves { len: 0, leaves: [Leaf::Verdict(true); MOST_LEAVES] };
+        let mut cost = 0u64;
+        for &id in nodes {
+            let (leaf, fuel) = Leaf::of(program, id)?;
+            *leaves.leaves.get_mut(usize::from(leaves.len))? = leaf;
+            leaves.len += 1;
+            cost = cost.saturating_add(fuel);
+        }
+        Some((leaves, cost))
+    }
+
+    /// Whether `v` passes the leaves joined by `connective` (running out
+    /// of fuel stops, as in the VM).
+    #[inline(always)]
+    fn pass(
+        &self,
+        connective: Connective,
+        program: &Program,
+        v: &Value,
+        strict_integers: bool,
+        fuel: &mut Tank,
+    ) -> Flow {
+        let mut passed = 0usize;
+        for leaf in self.leaves.iter().take(usize::from(self.len)) {
+            if leaf.passes(program, v, strict_integers, fuel)? {
+                passed += 1;
+                match connective {
+                    Connective::Any => return Ok(true),
+                    Connective::One if passed > 1 => return Ok(false),
+                    _ => {}
+                }
+            } else if let Connective::All = connective {
+                return Ok(false);
+            }
+        }
+        Ok(match connective {
+            Connective::All => true,
+            Connective::Any => false,
+            Connective::One => passed == 1,
+        })
+    }
 }
 
 impl DirectRoot {
     /// The scalar root of a root node with `entry` and `code`, if it is
     /// one and `budget` has the fuel of its entry.
     fn of(entry: Entry, code: &[Instr], program: &Program, budget: &Budget) -> Option<DirectRoot> {
+        let strict_integers = program.flags().strict_integers;
+        // A combinator (its entry one unit) whose leaves, all of them, fit
+        // in the budget: neither its evaluation here nor the VM's (which
+        // may skip some) runs out.
+        let root = |check, cost: u64| {
+            let fuel = Meter::template_charged(budget, 1)?.fuel();
+            (cost <= fuel).then_some(DirectRoot { check, fuel, strict_integers })
+        };
+        let combine = |connective, list| {
+            let (leaves, cost) = Leaves::of(program, program.quick_list(list))?;
+            root(DirectCheck::Combine(connective, leaves), cost)
+        };
         let (check, entry_fuel) = match (entry, code) {
             (Entry::Number, &[Instr::Number(id)]) => (DirectCheck::Number(id), 1 + NUMBER_BASE_FUEL),
             (Entry::Single, &[Instr::String(id)]) => (DirectCheck::String(id), 1),
@@ -648,10 +812,17 @@ impl DirectRoot {
             (Entry::Single, &[Instr::Object(id)]) if object::counts_only(program.object(id)) => {
                 (DirectCheck::ObjectCounts(id), 1)
             }
+            (Entry::Single | Entry::Direct, &[Instr::AllOf(list)]) => return combine(Connective::All, list),
+            (Entry::Single | Entry::Direct, &[Instr::AnyOf(list)]) => return combine(Connective::Any, list),
+            (Entry::Single | Entry::Direct, &[Instr::OneOf(list)]) => return combine(Connective::One, list),
+            (Entry::Single | Entry::Direct, &[Instr::Not(child)]) => {
+                let (leaf, cost) = Leaf::of(program, child)?;
+                return root(DirectCheck::Not(leaf), cost);
+            }
             _ => return None,
         };
         let fuel = Meter::template_charged(budget, entry_fuel)?.fuel();
-        Some(DirectRoot { check, fuel, strict_integers: program.flags().strict_integers })
+        Some(DirectRoot { check, fuel, strict_integers })
     }
 
     /// Whether `v` passes (running out of fuel fails, as on the VM's
@@ -668,6 +839,8 @@ impl DirectRoot {
             DirectCheck::Enum(id) => scalar::enum_passes(program.enum_set(id), v, self.strict_integers, fuel),
             DirectCheck::Const(id) => scalar::const_passes(program.value(id), v, fuel),
             DirectCheck::ObjectCounts(id) => object::counts_pass(program.object(id), v, self.strict_integers, fuel),
+            DirectCheck::Combine(connective, leaves) => leaves.pass(connective, program, v, self.strict_integers, fuel),
+            DirectCheck::Not(leaf) => leaf.passes(program, v, self.strict_integers, fuel).map(|passed| !passed),
         };
         matches!(flow, Ok(true))
     }

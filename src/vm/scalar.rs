@@ -361,8 +361,7 @@ pub(super) fn string_passes(
     formats: &CustomFormats,
     fuel: &mut impl Fuel,
 ) -> Flow {
-    let mut length = Length::of(s);
-    if c.min_length.is_some_and(|min| length.below(min)) || c.max_length.is_some_and(|max| length.above(max)) {
+    if !string_length_passes(c, s) {
         return Ok(false);
     }
     if let Some(id) = c.pattern {
@@ -374,6 +373,13 @@ pub(super) fn string_passes(
         Some((check, _)) => format_passes(check, formats, s, fuel),
         None => Ok(true),
     }
+}
+
+/// Whether string `s` is within the length bounds of `c`.
+#[inline(always)]
+pub(super) fn string_length_passes(c: &StringChecks, s: &str) -> bool {
+    let mut length = Length::of(s);
+    !(c.min_length.is_some_and(|min| length.below(min)) || c.max_length.is_some_and(|max| length.above(max)))
 }
 
 /// Whether `regex` matches `s`, charged by the haystack's length and the
