@@ -269,16 +269,63 @@ impl Num {
     /// Whether `self` is an integer multiple of `divisor` (positive, at
     /// most [`MAX_DIVISOR_DIGITS`] significant digits), on exact decimal
     /// values.
+    ///
+    /// A small function ahead of the general one, for its shortcut: a
+    /// float that is not integral is never a multiple of an integer, as its
+    /// shortest decimal X is not an integer either (the float nearest an
+    /// integer n is integral: n itself below 2^53, every float is integral
+    /// above), and X = k·b would be one.
+    #[inline(never)]
     pub fn is_multiple_of(&self, divisor: &Num) -> bool {
-        if let (Num::Int(a), Num::Int(b)) = (self, divisor) {
-            if *b == 0 {
+        if let (Num::Float(x), Num::Int(_)) = (self, divisor) {
+            // `is_integral` below 2^52, the rest is left to the general
+            // path.
+            let a = x.abs();
+            if a < TWO_POW_52 && (a + TWO_POW_52) - TWO_POW_52 != a {
                 return false;
             }
-            // 64-bit division when both fit: much cheaper than 128-bit.
-            return match (i64::try_from(*a), i64::try_from(*b)) {
-                (Ok(a), Ok(b)) => a.checked_rem(b).is_none_or(|r| r == 0),
-                _ => a % b == 0,
-            };
+        }
+        self.is_multiple_of_exactly(divisor)
+    }
+
+    /// [`Num::is_multiple_of`] past its inline shortcut.
+    #[inline(never)]
+    fn is_multiple_of_exactly(&self, divisor: &Num) -> bool {
+        match (self, divisor) {
+            (Num::Int(a), Num::Int(b)) => return int_multiple(*a, *b),
+            // Below 2^53 an integral float's shortest decimal is the
+            // integer itself (the floats around it are at most 1 apart, so
+            // no other integer rounds to it, and any decimal that is not an
+            // integer has more digits).
+            (Num::Float(x), Num::Int(b)) if is_integral(*x) && x.abs() < TWO_POW_53 => {
+                return int_multiple(*x as i128, *b);
+            }
+            _ => {}
+        }
+        if let Some((b, scale)) = divisor.scaled_u64() {
+            match self {
+                Num::Float(x) => {
+                    if let Some(verdict) = float_multiple_at_scale(*x, b, scale) {
+                        return verdict;
+                    }
+                }
+                // i · 10^scale is a multiple of b (b ≠ 0) when it fits a word.
+                Num::Int(i) => {
+                    let scaled = u64::try_from(i.unsigned_abs())
+                        .ok()
+                        .and_then(|a| a.checked_mul(*POWERS_OF_TEN_U64.get(scale)?));
+                    if let Some(scaled) = scaled {
+                        return b != 0 && scaled % b == 0;
+                    }
+                }
+                Num::Dec(_) => {}
+            }
+        }
+        if quotient_rules_out(self, divisor) {
+            return false;
+        }
+        if let (Some((a, a_exp)), Some((b, b_exp))) = (self.decimal_u64(), divisor.decimal_u64()) {
+            return scaled_multiple(a, a_exp, b, b_exp);
         }
         let Some((b, b_exp)) = divisor.small_normalized() else {
             return false;
@@ -307,6 +354,42 @@ impl Num {
             return false;
         }
         mul_mod(a_rem, pow_mod(10, k as u64, b), b) == 0
+    }
+
+    /// The magnitude as `mantissa × 10^exponent` with a machine-word
+    /// mantissa free of trailing zeros, for an integer or a float (a
+    /// float's shortest decimal has at most 17 digits).
+    #[inline]
+    fn decimal_u64(&self) -> Option<(u64, i64)> {
+        let (m, e) = match self {
+            Num::Int(i) => (u64::try_from(i.unsigned_abs()).ok()?, 0),
+            Num::Float(f) => {
+                let (m, e) = shortest_decimal(*f)?;
+                (u64::try_from(m).ok()?, e)
+            }
+            Num::Dec(_) => return None,
+        };
+        Some(strip_zeros(m, e))
+    }
+
+    /// The magnitude as `b × 10^-scale` with `scale` in `0..=22` (the
+    /// powers of ten an `f64` holds exactly) and `b` a machine word, for
+    /// an integer or a float.
+    #[inline]
+    fn scaled_u64(&self) -> Option<(u64, usize)> {
+        match self {
+            Num::Int(i) => Some((u64::try_from(i.unsigned_abs()).ok()?, 0)),
+            Num::Float(f) => {
+                let (m, e) = shortest_decimal(*f)?;
+                let m = u64::try_from(m).ok()?;
+                match usize::try_from(-e) {
+                    Ok(scale) => (scale < POWERS_OF_TEN.len()).then_some((m, scale)),
+                    // An integer with `e` trailing zeros.
+                    Err(_) => Some((m.checked_mul(10u64.checked_pow(u32::try_from(e).ok()?)?)?, 0)),
+                }
+            }
+            Num::Dec(_) => None,
+        }
     }
 
     /// `(mantissa, exponent)` with no trailing zeros in the mantissa, if
@@ -380,12 +463,17 @@ impl std::fmt::Display for Num {
     }
 }
 
-/// Whether `f` is a finite integer. Every finite float of magnitude 2^53
-/// or more is one; below, truncating through `i64` is exact. (Cheaper than
-/// `f64::fract`, a library call on baseline x86-64.)
+/// Whether `f` is a finite integer. Every finite float of magnitude 2^52
+/// or more is one. (Cheaper than `f64::fract`, a library call on baseline
+/// x86-64.)
 #[inline]
 fn is_integral(f: f64) -> bool {
-    if f.abs() < 9_007_199_254_740_992.0 { (f as i64) as f64 == f } else { f.is_finite() }
+    let a = f.abs();
+    // Below 2^52, adding 2^52 rounds to the nearest integer (the floats in
+    // [2^52, 2^53) are the integers), which is `a` itself exactly when `a`
+    // is one; the subtraction is exact. (No saturating float-to-integer
+    // cast.)
+    if a < TWO_POW_52 { (a + TWO_POW_52) - TWO_POW_52 == a } else { a.is_finite() }
 }
 
 fn nan_order(a: f64, b: f64) -> Ordering {
@@ -424,14 +512,232 @@ fn cmp_int_float(i: i128, f: f64) -> Ordering {
     }
 }
 
+/// Whether the integer `a` is a multiple of `b` (never of 0).
+#[inline]
+fn int_multiple(a: i128, b: i128) -> bool {
+    // 64-bit division when both fit: much cheaper than 128-bit.
+    match (i64::try_from(a), i64::try_from(b)) {
+        (Ok(a), Ok(b)) => b != 0 && a.checked_rem(b).is_none_or(|r| r == 0),
+        // `checked_rem` fails only for 0 and for `MIN / -1` (a multiple).
+        _ => b != 0 && a.checked_rem(b).is_none_or(|r| r == 0),
+    }
+}
+
+const TWO_POW_49: f64 = 562_949_953_421_312.0;
+const TWO_POW_52: f64 = 4_503_599_627_370_496.0;
+const TWO_POW_53: f64 = 9_007_199_254_740_992.0;
+
+/// The value as the nearest `f64`, for an integer or a float (`None` for
+/// a [`Num::Dec`]). Within 2^-53 of it, relatively, unless it is 0: an
+/// integer converts to the nearest float, and a float is the nearest float
+/// to its shortest decimal.
+#[inline]
+fn approximate(n: &Num) -> Option<f64> {
+    match n {
+        Num::Int(i) => Some(*i as f64),
+        Num::Float(f) => Some(*f),
+        Num::Dec(_) => None,
+    }
+}
+
+/// Whether the float quotient proves that `x` is not a multiple of `d`
+/// (`false`: it may be one, and the exact test decides).
+///
+/// Let X and D be the exact decimal values, x and d their nearest floats
+/// ([`approximate`]), both normal, and q = fl(x / d) normal too. Then
+/// x = X(1+e₁), d = D(1+e₂), q = (x/d)(1+e₃) with |eᵢ| ≤ u = 2^-53 (a
+/// normal result of a correctly rounded operation). If X = k·D for an
+/// integer k (≠ 0, as x ≠ 0), q = k(1+e₁)(1+e₃)/(1+e₂), so |q − k| <
+/// 4u·|k| and |k| < 2|q|: q is within 8u·|q| < 1e-15·|q| of the integer
+/// k, so within that of its nearest integer. A q farther than 1e-9·max(1,
+/// |q|) from every integer therefore rules the multiple out. (Below 2^52,
+/// `q - trunc(q)` is exact, and so is `1 - frac` when it is the smaller;
+/// from 2^52 on every float is an integer and nothing is ruled out.)
+#[inline]
+fn quotient_rules_out(x: &Num, d: &Num) -> bool {
+    let (Some(x), Some(d)) = (approximate(x), approximate(d)) else {
+        return false;
+    };
+    if !x.is_normal() || !d.is_normal() {
+        return false;
+    }
+    let q = (x / d).abs();
+    if !q.is_normal() || q >= TWO_POW_52 {
+        return false;
+    }
+    let frac = q - (q as i64) as f64;
+    frac.min(1.0 - frac) > 1e-9 * q.max(1.0)
+}
+
+/// Whether the float `x` is a multiple of `b × 10^-scale` (`scale ≤ 22`),
+/// found at that one scale: `None` if |x| · 10^scale is 2^49 or more (the
+/// general test decides).
+///
+/// Let X be the shortest decimal of x and I the interval of reals that
+/// round to x. As in [`short_decimal`] (2), at this scale I · 10^scale
+/// holds at most one integer, and if it holds one, that is m = round(|x| ·
+/// 10^scale), and `m / 10^scale` converts back to |x| exactly when m ·
+/// 10^-scale ∈ I. If X is a multiple, X · 10^scale = n · b is an integer in
+/// I · 10^scale, so the check passes: a failed check rules the multiple
+/// out. If it passes, m · 10^-scale is a candidate at this scale; the
+/// coarsest candidate, which is X ([`short_decimal`] (3), (4)), is one at
+/// this scale too, so X = m · 10^-scale, a multiple exactly when b divides
+/// m.
+#[inline]
+fn float_multiple_at_scale(x: f64, b: u64, scale: usize) -> Option<bool> {
+    let p = *POWERS_OF_TEN.get(scale)?;
+    let x = x.abs();
+    let y = x * p;
+    if y.is_nan() || y >= TWO_POW_49 {
+        return None;
+    }
+    let (m, integer) = nearest_integer(y);
+    Some(integer / p == x && b != 0 && m % b == 0)
+}
+
+/// `m × 10^e` with the trailing zeros of `m` moved into `e`.
+#[inline]
+fn strip_zeros(mut m: u64, mut e: i64) -> (u64, i64) {
+    while m != 0 && m % 10 == 0 {
+        m /= 10;
+        e += 1;
+    }
+    (m, e)
+}
+
+/// Whether `a × 10^a_exp` is an integer multiple of `b × 10^b_exp`, for
+/// mantissas free of trailing zeros (never of 0).
+///
+/// The quotient is (a / b) · 10^k with k = a_exp − b_exp. For k < 0 it is
+/// never an integer (b · n = a · 10^-k would end in a zero). Otherwise,
+/// with b = 2^s · 5^t · r and r prime to 10, b divides a · 10^k = a · 2^k
+/// · 5^k exactly when r divides a, 2^s divides a · 2^k and 5^t divides
+/// a · 5^k: machine-word operations only, where the remainder of a · 10^k
+/// would need 128 bits or more.
+fn scaled_multiple(a: u64, a_exp: i64, b: u64, b_exp: i64) -> bool {
+    if b == 0 {
+        return false;
+    }
+    if a == 0 {
+        return true;
+    }
+    let k = a_exp.saturating_sub(b_exp);
+    if k < 0 {
+        return false;
+    }
+    // Usually a · 10^k fits a word: one remainder.
+    if let Some(scaled) = usize::try_from(k).ok().and_then(|k| a.checked_mul(*POWERS_OF_TEN_U64.get(k)?)) {
+        return scaled % b == 0;
+    }
+    let s = b.trailing_zeros();
+    let mut r = b >> s;
+    let mut t = 0i64;
+    while r % 5 == 0 {
+        r /= 5;
+        t += 1;
+    }
+    if a % r != 0 || i64::from(s) > k.saturating_add(i64::from(a.trailing_zeros())) {
+        return false;
+    }
+    // At most 27 factors of 5 in a word.
+    let mut fives = a;
+    for _ in k..t {
+        if fives % 5 != 0 {
+            return false;
+        }
+        fives /= 5;
+    }
+    true
+}
+
+/// 10^0 ..= 10^22, the powers of ten an `f64` holds exactly.
+const POWERS_OF_TEN: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
+];
+
+/// The integer nearest `y` (0 ≤ y < 2^52), as a word and as a float:
+/// y + 2^52 lies in [2^52, 2^53), where floats are the integers, so the
+/// addition rounds y to its nearest integer, and the subtraction and the
+/// difference of the bit patterns are exact. (No float-to-integer cast,
+/// which saturates in several instructions.)
+#[inline(always)]
+fn nearest_integer(y: f64) -> (u64, f64) {
+    let shifted = y + TWO_POW_52;
+    (shifted.to_bits().wrapping_sub(TWO_POW_52.to_bits()), shifted - TWO_POW_52)
+}
+
+/// 10^0 ..= 10^19, the powers of ten a `u64` holds.
+const POWERS_OF_TEN_U64: [u64; 20] = {
+    let mut powers = [1u64; 20];
+    let mut i = 1;
+    while i < powers.len() {
+        powers[i] = powers[i - 1] * 10;
+        i += 1;
+    }
+    powers
+};
+
+/// The shortest decimal of a positive float `x`, found without digit
+/// generation when it has few digits: the first `m × 10^-j` (j = 0, 1,
+/// ...) that converts back to `x`, while x · 10^j < 2^49 and 10^j is
+/// exact. `None`: the general algorithm decides.
+///
+/// Why the answer is exact. Let I be the interval of reals that round to
+/// x (width at most ulp(x) ≤ 2^-52·x). (1) The check is exact: m < 2^49
+/// and 10^j ≤ 10^22 are exact floats, so `m as f64 / 10^j` is m·10^-j
+/// correctly rounded, and equals x exactly when m·10^-j ∈ I. (2) At a
+/// scale j tried, I · 10^j is narrower than 2^-52·2^49 = 1/8, so holds at
+/// most one integer, within 1/16 of x·10^j; y = fl(x·10^j) is within
+/// 2^-53·2^49 = 1/16 of x·10^j, so within 1/8 of that integer, and
+/// [`nearest_integer`] finds it: if any m·10^-j lies in I, this m is
+/// found. (A subnormal x has x·10^22 < 1/2: m is 0,
+/// and never checks.)
+/// (3) A candidate at a scale coarser than j is one at scale j too, so
+/// the first j found gives the coarsest candidate c = m·10^-j. (4) c is
+/// the value of the shortest decimal: let c' ∈ I have no more significant
+/// digits than c, with 10^L ≤ c < 10^(L+1). If c' ≥ 10^L, its last digit
+/// is no finer than c's, so c' is a candidate at scale j and equals c by
+/// (2). If c' < 10^L, then 10^L ∈ I (between c' and c), a candidate at
+/// scale j, so c = 10^L has one digit, and so would c' ≤ 0.9 · 10^L —
+/// too far from c for I.
+#[inline]
+fn short_decimal(x: f64) -> Option<(u64, i64)> {
+    for (j, p) in (0i64..).zip(POWERS_OF_TEN) {
+        let y = x * p;
+        if y.is_nan() || y >= TWO_POW_49 {
+            return None;
+        }
+        let (m, integer) = nearest_integer(y);
+        if integer / p == x {
+            return Some((m, -j));
+        }
+    }
+    None
+}
+
 /// The shortest decimal `(mantissa, exponent)` that round-trips to `|f|`.
 fn shortest_decimal(f: f64) -> Option<(u128, i64)> {
     if !f.is_finite() {
         return None;
     }
+    let x = f.abs();
+    if x == 0.0 {
+        return Some((0, 0));
+    }
+    if let Some((m, e)) = short_decimal(x) {
+        return Some((u128::from(m), e));
+    }
+    shortest_decimal_by_formatting(x)
+}
+
+/// [`shortest_decimal`] by formatting `x` (core's shortest round-trip
+/// digits) and reading the text back.
+#[inline(never)]
+fn shortest_decimal_by_formatting(x: f64) -> Option<(u128, i64)> {
     let mut buf = StackString::default();
     use std::fmt::Write;
-    write!(buf, "{:e}", f.abs()).ok()?;
+    write!(buf, "{:e}", x).ok()?;
     let text = buf.as_str()?;
     let (digits, exp) = text.split_once('e')?;
     let exp: i64 = exp.parse().ok()?;
@@ -650,6 +956,186 @@ mod tests {
         assert!(dec("1e1000000000").is_multiple_of(&Num::Int(5)));
         assert!(!dec("1e1000000000").is_multiple_of(&Num::Int(7)));
         assert!(dec("0.3").is_multiple_of(&dec("0.1")));
+    }
+
+    /// The exact test the fast paths must agree with: both values through
+    /// formatted shortest digits, then 128-bit remainders.
+    fn reference_multiple(x: &Num, d: &Num) -> bool {
+        let parts = |n: &Num| -> Option<(u128, i64)> {
+            let (mut m, mut e) = match n {
+                Num::Int(i) => (i.unsigned_abs(), 0),
+                Num::Float(f) if *f == 0.0 => (0, 0),
+                Num::Float(f) if f.is_finite() => shortest_decimal_by_formatting(f.abs())?,
+                _ => return None,
+            };
+            while m != 0 && m % 10 == 0 {
+                m /= 10;
+                e += 1;
+            }
+            Some((m, e))
+        };
+        let (Some((a, ae)), Some((b, be))) = (parts(x), parts(d)) else { return false };
+        if b == 0 {
+            return false;
+        }
+        if a == 0 {
+            return true;
+        }
+        ae >= be && mul_mod(a % b, pow_mod(10, (ae - be) as u64, b), b) == 0
+    }
+
+    #[test]
+    fn multiple_of_edge_cases() {
+        let cases: &[(Num, Num, bool)] = &[
+            (Num::Float(0.0075), Num::Float(0.0001), true),
+            (Num::Float(0.0075), Num::Float(0.001), false),
+            (Num::Float(0.3), Num::Float(0.1), true),
+            (Num::Float(0.1 + 0.2), Num::Float(0.1), false),
+            (Num::Float(-0.3), Num::Float(0.1), true),
+            (Num::Float(-7.5), Num::Float(2.5), true),
+            (Num::Float(-7.4), Num::Float(2.5), false),
+            (Num::Float(127.5), Num::Float(2.5), true),
+            (Num::Int(125), Num::Float(2.5), true),
+            (Num::Float(112.2), Num::Float(2.5), false),
+            (Num::Float(212.4), Num::Int(5), false),
+            (Num::Float(212.0), Num::Int(5), false),
+            (Num::Float(215.0), Num::Int(5), true),
+            (Num::Float(-215.0), Num::Int(5), true),
+            (Num::Float(0.0), Num::Int(5), true),
+            (Num::Float(-0.0), Num::Float(0.3), true),
+            (Num::Float(1e308), Num::Float(1e-308), true),
+            (Num::Float(1e-308), Num::Float(1e308), false),
+            (Num::Float(1e-308), Num::Float(1e-308), true),
+            (Num::Float(3e-308), Num::Float(1e-308), true),
+            (Num::Float(5e-324), Num::Float(5e-324), true),
+            (Num::Float(1e-320), Num::Float(5e-324), true),
+            (Num::Float(1e-320), Num::Float(3e-323), false),
+            (Num::Float(1e-320), Num::Float(1e-321), true),
+            (Num::Float(1e308), Num::Int(7), false),
+            (Num::Float(1e308), Num::Int(5), true),
+            (Num::Float(1e22), Num::Int(1 << 22), true),
+            (Num::Float(1e23), Num::Int(3), false),
+            (Num::Float(9_007_199_254_740_992.0), Num::Int(2), true),
+            (Num::Float(9_007_199_254_740_992.0), Num::Int(1_000), false),
+            // 2^60's shortest decimal is 1152921504606847e3.
+            (Num::Float(1_152_921_504_606_846_976.0), Num::Int(1_000), true),
+            (Num::Float(1_152_921_504_606_846_976.0), Num::Int(1 << 20), false),
+            (Num::Float(12_345_678_901_234_567_890.0), Num::Float(0.1), true),
+            (Num::Float(1e300), Num::Float(0.123456789), false),
+            (Num::Float(19.99), Num::Float(0.01), true),
+            (Num::Float(4.5e15), Num::Float(0.5), true),
+            (Num::Float(4.5e15 + 0.5), Num::Float(0.5), true),
+            (Num::Float(4.5e15 + 0.5), Num::Int(1), false),
+            (Num::Int(i128::MAX), Num::Float(1e-5), true),
+            (Num::Int(-i128::MAX), Num::Int(i128::MAX), true),
+            (Num::Int(i128::MIN), Num::Int(2), true),
+            (Num::Int(10), Num::Int(0), false),
+            (Num::Float(1.0), Num::Float(0.0), false),
+            (Num::Float(f64::INFINITY), Num::Int(1), false),
+            (Num::Float(f64::NAN), Num::Float(0.5), false),
+            (Num::Float(0.000_012_3), Num::Float(1e-7), true),
+            (Num::Float(1.2e21), Num::Float(1e-7), true),
+            (Num::Float(1e-7), Num::Float(1e-8), true),
+            (Num::Float(1e-7), Num::Float(3e-8), false),
+        ];
+        for (x, d, expected) in cases {
+            assert_eq!(x.is_multiple_of(d), *expected, "{x:?} multipleOf {d:?}");
+            if x.compare(x).is_eq() {
+                assert_eq!(reference_multiple(x, d), *expected, "reference: {x:?} multipleOf {d:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn short_decimals_match_formatting() {
+        for x in [
+            1.0,
+            0.1,
+            0.3,
+            0.1 + 0.2,
+            112.2,
+            127.5,
+            2.5,
+            1e22,
+            1e-22,
+            5e-324,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            562_949_953_421_311.0,
+            562_949_953_421_312.0,
+            56_294_995_342_131.25,
+            0.999_999_999_999_999_9,
+            9.5,
+            99.99,
+        ] {
+            assert_eq!(shortest_decimal(x), shortest_decimal_by_formatting(x), "{x:e}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn shortest_decimal_agrees_on_any_float(bits: u64) {
+            let x = f64::from_bits(bits).abs();
+            proptest::prop_assume!(x.is_finite() && x != 0.0);
+            let fast = short_decimal(x).map(|(m, e)| {
+                let (m, e) = strip_zeros(m, e);
+                (u128::from(m), e)
+            });
+            let slow = shortest_decimal_by_formatting(x).map(|(m, e)| {
+                let (m, e) = strip_zeros(u64::try_from(m).expect("17 digits"), e);
+                (u128::from(m), e)
+            });
+            if fast.is_some() {
+                proptest::prop_assert_eq!(fast, slow, "{:e}", x);
+            }
+        }
+
+        #[test]
+        fn shortest_decimal_agrees_on_short_decimals(m in 1u64..1_000_000_000_000_000, j in 0usize..30) {
+            let x = format!("{m}e-{j}").parse::<f64>().expect("a float");
+            let fast = shortest_decimal(x).map(|(m, e)| strip_zeros(u64::try_from(m).expect("a word"), e));
+            let slow = shortest_decimal_by_formatting(x)
+                .map(|(m, e)| strip_zeros(u64::try_from(m).expect("a word"), e));
+            proptest::prop_assert_eq!(fast, slow, "{:e}", x);
+        }
+
+        #[test]
+        fn multiple_of_agrees_with_the_reference(
+            a in -1_000_000_000_000i64..1_000_000_000_000,
+            a_scale in 0usize..30,
+            b in 1u64..100_000,
+            b_scale in 0usize..30,
+            k in -50i64..50,
+            int_a: bool,
+            int_b: bool,
+        ) {
+            let x = |m: i64, scale: usize, int: bool| {
+                if int && scale == 0 { Num::Int(i128::from(m)) } else { Num::Float(format!("{m}e-{scale}").parse().expect("a float")) }
+            };
+            let d = x(b as i64, b_scale, int_b);
+            // An arbitrary value, and a multiple k·d built in decimal.
+            let arbitrary = x(a, a_scale, int_a);
+            let multiple = x(k * b as i64, b_scale, int_a);
+            for v in [arbitrary, multiple] {
+                proptest::prop_assert_eq!(v.is_multiple_of(&d), reference_multiple(&v, &d), "{:?} multipleOf {:?}", v, d);
+            }
+        }
+
+        #[test]
+        fn integral_agrees_with_fract(bits: u64) {
+            let f = f64::from_bits(bits);
+            proptest::prop_assert_eq!(is_integral(f), f.is_finite() && f.fract() == 0.0, "{:e}", f);
+            let g = (bits % (1 << 54)) as f64 / 2.0;
+            proptest::prop_assert_eq!(is_integral(g), g.fract() == 0.0, "{:e}", g);
+        }
+
+        #[test]
+        fn multiple_of_agrees_on_any_floats(x_bits: u64, d_bits: u64) {
+            let (x, d) = (f64::from_bits(x_bits), f64::from_bits(d_bits).abs());
+            proptest::prop_assume!(x.is_finite() && d.is_finite() && d != 0.0);
+            let (x, d) = (Num::Float(x), Num::Float(d));
+            proptest::prop_assert_eq!(x.is_multiple_of(&d), reference_multiple(&x, &d));
+        }
     }
 
     #[test]
