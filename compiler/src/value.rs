@@ -308,6 +308,43 @@ pub fn equal_with_work(a: &Value, b: &Value) -> (bool, usize) {
     (true, work)
 }
 
+/// [`equal`] for two values that are neither arrays nor objects (for
+/// `uniqueItems` on arrays of scalars, compared pairwise): machine
+/// integers and floats compared as such, other numbers exactly. (An array
+/// or an object is never equal to anything here.) Always inlined: the
+/// pairwise loop calls it for every pair, and a call costs as much as the
+/// usual comparison.
+#[inline(always)]
+pub fn scalars_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(p), Value::Number(q)) => {
+            // `Number`'s own equality: the same variant and value (floats
+            // by `==`, so -0 equals 0), which means the same number.
+            if p == q {
+                return true;
+            }
+            // Otherwise, without `arbitrary-precision` (whose numbers are
+            // text), two integers or two floats differ: non-negative and
+            // negative integers are held apart. Only an integer and a
+            // float need the exact comparison.
+            if !cfg!(feature = "arbitrary-precision") && p.is_f64() == q.is_f64() {
+                return false;
+            }
+            numbers_equal_exactly(p, q)
+        }
+        (Value::String(p), Value::String(q)) => p == q,
+        (Value::Bool(p), Value::Bool(q)) => p == q,
+        (Value::Null, Value::Null) => true,
+        _ => false,
+    }
+}
+
+/// Exact equality of two numbers, out of line.
+#[inline(never)]
+fn numbers_equal_exactly(p: &serde_json::Number, q: &serde_json::Number) -> bool {
+    Num::from_json(p).compare(&Num::from_json(q)).is_eq()
+}
+
 /// Equality of two scalars, `Some(false)` for values of different kinds,
 /// `None` for two arrays or two objects (to be compared member by member).
 #[inline]
@@ -620,6 +657,38 @@ mod tests {
         for (i, a) in different.iter().enumerate() {
             for b in different.iter().skip(i + 1) {
                 assert_ne!(fingerprint(a), fingerprint(b), "{a} vs {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn scalars_compare_as_equal_does() {
+        let scalars = [
+            json!(1),
+            json!(1.0),
+            json!(-1),
+            json!(-1.0),
+            json!(0),
+            json!(-0.0),
+            json!(0.0),
+            json!(u64::MAX),
+            json!(18_446_744_073_709_551_615.0),
+            json!(i64::MIN),
+            json!(-9_223_372_036_854_775_808.0),
+            json!(9_007_199_254_740_993u64),
+            json!(9_007_199_254_740_992.0),
+            json!(0.1),
+            json!(0.30000000000000004),
+            json!(1e300),
+            json!("1"),
+            json!(""),
+            json!(true),
+            json!(false),
+            json!(null),
+        ];
+        for a in &scalars {
+            for b in &scalars {
+                assert_eq!(scalars_equal(a, b), equal(a, b), "{a} vs {b}");
             }
         }
     }

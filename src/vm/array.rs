@@ -374,47 +374,92 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// The first pair of equal items, if any: pairwise for short arrays,
     /// by keyed hash otherwise (never quadratic).
+    #[inline]
     fn find_duplicate(&mut self, items: &'v [Value]) -> Result<Option<(usize, usize)>, Stop> {
-        if items.len() < 2 {
-            return Ok(None);
+        match items.len() {
+            0 | 1 => Ok(None),
+            2..=PAIRWISE_MAX => self.find_duplicate_pairwise(items),
+            _ => self.find_duplicate_hashed(items),
         }
-        if items.len() <= PAIRWISE_MAX {
-            self.meter.charge((items.len() * items.len() / 2) as u64)?;
-            // Arrays of strings (`required`, `enum` lists): compare lengths
-            // before bytes, reading the items in place.
-            if items.iter().all(Value::is_string) {
-                for (i, a) in items.iter().enumerate() {
-                    let Value::String(a) = a else { continue };
-                    for (j, b) in items.iter().enumerate().skip(i + 1) {
-                        if matches!(b, Value::String(b) if a.len() == b.len() && a == b) {
-                            return Ok(Some((i, j)));
-                        }
+    }
+
+    /// [`Vm::find_duplicate`] for a short array: each pair compared (all
+    /// charged at once), after fingerprints if some items are arrays or
+    /// objects. A function of its own: the hashed path's set-up would make
+    /// it save registers it does not need.
+    #[inline(never)]
+    fn find_duplicate_pairwise(&mut self, items: &'v [Value]) -> Result<Option<(usize, usize)>, Stop> {
+        self.meter.charge((items.len() * items.len() / 2) as u64)?;
+        let (mut strings, mut scalars) = (true, true);
+        for item in items {
+            match item {
+                Value::String(_) => {}
+                Value::Array(_) | Value::Object(_) => {
+                    (strings, scalars) = (false, false);
+                    break;
+                }
+                _ => strings = false,
+            }
+        }
+        // Arrays of strings (`required`, `enum` lists): compare lengths
+        // before bytes, reading the items in place.
+        if strings {
+            for (i, a) in items.iter().enumerate() {
+                let Value::String(a) = a else { continue };
+                for (j, b) in items.iter().enumerate().skip(i + 1) {
+                    if matches!(b, Value::String(b) if a.len() == b.len() && a == b) {
+                        return Ok(Some((i, j)));
                     }
                 }
-                return Ok(None);
             }
-            // Anything else: fingerprints first, full comparison only when
-            // they agree. (A plain array: filling it costs less than
-            // pushing to a growable one.)
-            let members: usize = items.iter().map(|v| v.as_object().map_or(1, |m| m.len())).sum();
-            self.meter.charge(members as u64)?;
-            let mut prints = [0u64; PAIRWISE_MAX];
-            for (print, item) in prints.iter_mut().zip(items) {
-                *print = value::fingerprint(item);
-            }
-            for (i, (a, pa)) in items.iter().zip(&prints).enumerate() {
-                for (j, (b, pb)) in items.iter().zip(&prints).enumerate().skip(i + 1) {
-                    if pa == pb {
-                        let (same, work) = value::equal_with_work(a, b);
-                        self.meter.charge(work as u64)?;
-                        if same {
-                            return Ok(Some((i, j)));
-                        }
+            return Ok(None);
+        }
+        // Scalars (numbers, mixed kinds): each comparison costs about
+        // what a fingerprint would, so none are made.
+        if scalars {
+            for (i, a) in items.iter().enumerate() {
+                for (j, b) in items.iter().enumerate().skip(i + 1) {
+                    if value::scalars_equal(a, b) {
+                        return Ok(Some((i, j)));
                     }
                 }
             }
             return Ok(None);
         }
+        self.find_duplicate_fingerprinted(items)
+    }
+
+    /// [`Vm::find_duplicate_pairwise`] when arrays or objects are among
+    /// the items: fingerprints first, full comparison only when they
+    /// agree. (A plain array: filling it costs less than pushing to a
+    /// growable one.) Out of line: its array of fingerprints would make
+    /// the scalar paths set up a frame they do not need.
+    #[inline(never)]
+    fn find_duplicate_fingerprinted(&mut self, items: &'v [Value]) -> Result<Option<(usize, usize)>, Stop> {
+        let members: usize = items.iter().map(|v| v.as_object().map_or(1, |m| m.len())).sum();
+        self.meter.charge(members as u64)?;
+        let mut prints = [0u64; PAIRWISE_MAX];
+        for (print, item) in prints.iter_mut().zip(items) {
+            *print = value::fingerprint(item);
+        }
+        for (i, (a, pa)) in items.iter().zip(&prints).enumerate() {
+            for (j, (b, pb)) in items.iter().zip(&prints).enumerate().skip(i + 1) {
+                if pa == pb {
+                    let (same, work) = value::equal_with_work(a, b);
+                    self.meter.charge(work as u64)?;
+                    if same {
+                        return Ok(Some((i, j)));
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// [`Vm::find_duplicate`] for a long array, by keyed hash (never
+    /// quadratic).
+    #[inline(never)]
+    fn find_duplicate_hashed(&mut self, items: &'v [Value]) -> Result<Option<(usize, usize)>, Stop> {
         // A seed of its own per check (see [`ValueState`]); the table of
         // hashes needs no second keyed hash.
         let state = ValueState::default();
