@@ -8,25 +8,54 @@
 /// Whether `s` is a dotted-quad IPv4 address: four decimal octets 0-255,
 /// without leading zeros (`dec-octet` of RFC 3986).
 pub fn is_ipv4(s: &str) -> bool {
-    let mut octets = 0usize;
-    for part in s.split('.') {
-        octets += 1;
-        if octets > 4 || !is_dec_octet(part.as_bytes()) {
-            return false;
-        }
-    }
-    octets == 4
+    is_ipv4_bytes(s.as_bytes())
 }
 
-/// `dec-octet`: "0"-"255" in decimal, no leading zero, ASCII digits only.
-fn is_dec_octet(part: &[u8]) -> bool {
-    match part {
-        [d] => d.is_ascii_digit(),
-        [b'1'..=b'9', d] => d.is_ascii_digit(),
-        [b'1', d, e] => d.is_ascii_digit() && e.is_ascii_digit(),
-        [b'2', b'0'..=b'4', e] => e.is_ascii_digit(),
-        [b'2', b'5', b'0'..=b'5'] => true,
-        _ => false,
+/// [`is_ipv4`] on bytes.
+fn is_ipv4_bytes(b: &[u8]) -> bool {
+    // The longest is "255.255.255.255".
+    if b.len() > 15 {
+        return false;
+    }
+    let Some(rest) = take_dec_octet(b) else {
+        return false;
+    };
+    let mut rest = rest;
+    for _ in 0..3 {
+        match rest {
+            [b'.', after @ ..] => match take_dec_octet(after) {
+                Some(after) => rest = after,
+                None => return false,
+            },
+            _ => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+/// What follows the `dec-octet` ("0"-"255" in decimal, no leading zero,
+/// ASCII digits only) at the start of `b`, if there is one. A leading
+/// `0` is a whole octet: a digit after it is left for the caller to
+/// reject, like one after three digits.
+#[inline]
+fn take_dec_octet(b: &[u8]) -> Option<&[u8]> {
+    match *b {
+        [b'0', ref rest @ ..] => Some(rest),
+        [d @ b'1'..=b'9', ref rest @ ..] => {
+            let mut value = u32::from(d - b'0');
+            let mut rest = rest;
+            for _ in 0..2 {
+                match *rest {
+                    [d @ b'0'..=b'9', ref after @ ..] => {
+                        value = value * 10 + u32::from(d - b'0');
+                        rest = after;
+                    }
+                    _ => break,
+                }
+            }
+            (value <= 255).then_some(rest)
+        }
+        _ => None,
     }
 }
 
@@ -65,7 +94,7 @@ pub fn parse_ipv6(s: &str) -> Option<Ipv6Form> {
         let hex_len = rest.iter().take_while(|b| b.is_ascii_hexdigit()).count();
         if rest.get(hex_len) == Some(&b'.') {
             // The embedded IPv4 address must be the rest of the string.
-            if !is_ipv4(std::str::from_utf8(rest).ok()?) {
+            if !is_ipv4_bytes(rest) {
                 return None;
             }
             groups += 2;
@@ -106,6 +135,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::{is_ipv4, is_ipv6};
+    use crate::format::reference::ip as reference;
 
     proptest! {
         /// The standard library parses the same RFC 4291 / dotted-quad forms.
@@ -113,6 +143,13 @@ mod tests {
         fn agrees_with_std(s in "[0-9a-fA-F:.]{0,24}|(::|[0-9]{1,4}:){1,8}[0-9.]{0,16}") {
             prop_assert_eq!(is_ipv6(&s), s.parse::<Ipv6Addr>().is_ok(), "ipv6 {:?}", s);
             prop_assert_eq!(is_ipv4(&s), s.parse::<Ipv4Addr>().is_ok(), "ipv4 {:?}", s);
+        }
+
+        /// The one-pass dotted-quad parser agrees with the previous
+        /// split-based one.
+        #[test]
+        fn ipv4_differential(s in "([0-9]{0,4}[.]?){0,5}[0-9a ]?|(25[0-9][.]){3}2[4-6][0-9]|[0-9.]{14,17}") {
+            prop_assert_eq!(is_ipv4(&s), reference::is_ipv4(&s), "{:?}", s);
         }
     }
 

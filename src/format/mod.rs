@@ -34,11 +34,11 @@ mod uri_template;
 mod uuid;
 
 #[cfg(test)]
+mod reference;
+#[cfg(test)]
 mod tests;
 
 use schemavm_compiler::Format;
-
-use uri::Grammar;
 
 use crate::FormatFn;
 
@@ -61,26 +61,67 @@ impl CustomFormats {
 }
 
 /// Whether `value` is a valid instance of `format`. Linear time in value.len(), no allocation where avoidable.
+///
+/// Each arm is a tail call of a checker kept out of line, so that the
+/// dispatch itself needs no stack frame: a checker inlined here would make
+/// every format pay for the largest one's register saves.
 pub fn check(format: Format, value: &str) -> bool {
     match format {
-        Format::DateTime => datetime::is_date_time(value),
-        Format::Date => datetime::is_date(value),
-        Format::Time => datetime::is_time(value),
-        Format::Duration => datetime::is_duration(value),
-        Format::Email => email::is_email(value),
-        Format::IdnEmail => email::is_idn_email(value),
-        Format::Hostname => hostname::is_hostname(value),
-        Format::IdnHostname => hostname::is_idn_hostname(value),
-        Format::Ipv4 => ip::is_ipv4(value),
-        Format::Ipv6 => ip::is_ipv6(value),
-        Format::Uri => uri::is_absolute(value, Grammar::Uri),
-        Format::UriReference => uri::is_reference(value, Grammar::Uri),
-        Format::Iri => uri::is_absolute(value, Grammar::Iri),
-        Format::IriReference => uri::is_reference(value, Grammar::Iri),
-        Format::UriTemplate => uri_template::is_uri_template(value),
-        Format::Uuid => uuid::is_uuid(value),
-        Format::JsonPointer => pointer::is_json_pointer(value),
-        Format::RelativeJsonPointer => pointer::is_relative_json_pointer(value),
-        Format::Regex => schemavm_compiler::regex::check_syntax(value).is_ok(),
+        Format::DateTime => out_of_line::date_time(value),
+        Format::Date => out_of_line::date(value),
+        Format::Time => out_of_line::time(value),
+        Format::Duration => out_of_line::duration(value),
+        Format::Email => out_of_line::email(value),
+        Format::IdnEmail => out_of_line::idn_email(value),
+        Format::Hostname => out_of_line::hostname(value),
+        Format::IdnHostname => out_of_line::idn_hostname(value),
+        Format::Ipv4 => out_of_line::ipv4(value),
+        Format::Ipv6 => out_of_line::ipv6(value),
+        Format::Uri => out_of_line::uri(value),
+        Format::UriReference => out_of_line::uri_reference(value),
+        Format::Iri => out_of_line::iri(value),
+        Format::IriReference => out_of_line::iri_reference(value),
+        Format::UriTemplate => out_of_line::uri_template(value),
+        Format::Uuid => out_of_line::uuid(value),
+        Format::JsonPointer => out_of_line::json_pointer(value),
+        Format::RelativeJsonPointer => out_of_line::relative_json_pointer(value),
+        Format::Regex => out_of_line::regex(value),
+    }
+}
+
+/// The checkers as [`check`] calls them, never inlined into it.
+mod out_of_line {
+    use super::uri::Grammar;
+    use super::{datetime, email, hostname, ip, pointer, uri, uri_template, uuid};
+
+    macro_rules! checkers {
+        ($($name:ident => $body:expr;)*) => {$(
+            #[inline(never)]
+            pub fn $name(value: &str) -> bool {
+                $body(value)
+            }
+        )*};
+    }
+
+    checkers! {
+        date_time => datetime::is_date_time;
+        date => datetime::is_date;
+        time => datetime::is_time;
+        duration => datetime::is_duration;
+        email => email::is_email;
+        idn_email => email::is_idn_email;
+        hostname => hostname::is_hostname;
+        idn_hostname => hostname::is_idn_hostname;
+        ipv4 => ip::is_ipv4;
+        ipv6 => ip::is_ipv6;
+        uri => |v| uri::is_absolute(v, Grammar::Uri);
+        uri_reference => |v| uri::is_reference(v, Grammar::Uri);
+        iri => |v| uri::is_absolute(v, Grammar::Iri);
+        iri_reference => |v| uri::is_reference(v, Grammar::Iri);
+        uri_template => uri_template::is_uri_template;
+        uuid => uuid::is_uuid;
+        json_pointer => pointer::is_json_pointer;
+        relative_json_pointer => pointer::is_relative_json_pointer;
+        regex => |v| schemavm_compiler::regex::check_syntax(v).is_ok();
     }
 }

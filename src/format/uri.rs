@@ -27,156 +27,248 @@ pub fn is_reference(s: &str, grammar: Grammar) -> bool {
     is_reference_of(s, grammar, false)
 }
 
-/// Bit set of ASCII bytes, for the character classes of the grammars.
-struct AsciiSet(u128);
+/// Character classes of the grammars, as bit flags per ASCII byte (non-ASCII
+/// bytes have none).
+mod class {
+    /// `unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"` and
+    /// `sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="`.
+    pub const UNRESERVED_SUB_DELIMS: u8 = 1;
+    pub const COLON: u8 = 2;
+    pub const AT: u8 = 4;
+    pub const SLASH: u8 = 8;
+    pub const QUESTION: u8 = 16;
+    /// `ALPHA / DIGIT / "+" / "-" / "."`: the characters of a scheme.
+    pub const SCHEME: u8 = 32;
 
-impl AsciiSet {
-    const fn new(chars: &[u8]) -> AsciiSet {
-        let mut bits = 0u128;
+    /// `reg-name` characters besides `pct-encoded`.
+    pub const HOST: u8 = UNRESERVED_SUB_DELIMS;
+    /// `userinfo` characters besides `pct-encoded`; also those of `IPvFuture`.
+    pub const USERINFO: u8 = UNRESERVED_SUB_DELIMS | COLON;
+    /// `segment-nz-nc` characters besides `pct-encoded`: the first segment of
+    /// a relative path, which may not hold `:`.
+    pub const SEGMENT_NC: u8 = UNRESERVED_SUB_DELIMS | AT;
+    /// `pchar` besides `pct-encoded`, plus the path separator `/`.
+    pub const PATH: u8 = UNRESERVED_SUB_DELIMS | COLON | AT | SLASH;
+    /// `query` and `fragment` characters besides `pct-encoded`.
+    pub const QUERY: u8 = PATH | QUESTION;
+
+    const fn table() -> [u8; 128] {
+        let mut t = [0u8; 128];
+        let mut c = 0;
+        while c < 128 {
+            let b = c as u8;
+            if b.is_ascii_alphanumeric() {
+                t[c] = UNRESERVED_SUB_DELIMS | SCHEME;
+            }
+            c += 1;
+        }
+        let others = b"-._~!$&'()*+,;=";
         let mut i = 0;
-        while i < chars.len() {
-            bits |= 1 << chars[i];
+        while i < others.len() {
+            t[others[i] as usize] |= UNRESERVED_SUB_DELIMS;
             i += 1;
         }
-        AsciiSet(bits)
+        t[b'+' as usize] |= SCHEME;
+        t[b'-' as usize] |= SCHEME;
+        t[b'.' as usize] |= SCHEME;
+        t[b':' as usize] = COLON;
+        t[b'@' as usize] = AT;
+        t[b'/' as usize] = SLASH;
+        t[b'?' as usize] = QUESTION;
+        t
     }
 
-    const fn union(self, other: AsciiSet) -> AsciiSet {
-        AsciiSet(self.0 | other.0)
-    }
+    const TABLE: [u8; 128] = table();
 
-    fn contains(&self, c: char) -> bool {
-        c.is_ascii() && self.0 & (1 << c as u32) != 0
+    /// The flags of byte `b` (none for non-ASCII bytes).
+    #[inline(always)]
+    pub fn of(b: u8) -> u8 {
+        TABLE.get(usize::from(b)).copied().unwrap_or(0)
     }
 }
 
-/// `unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"`, plus
-/// `sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="`.
-const UNRESERVED_SUB_DELIMS: AsciiSet =
-    AsciiSet::new(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=");
-/// `userinfo` characters besides `pct-encoded`; also those of `IPvFuture`.
-const USERINFO: AsciiSet = UNRESERVED_SUB_DELIMS.union(AsciiSet::new(b":"));
-/// `pchar` besides `pct-encoded`, plus the path separator `/`.
-const PATH: AsciiSet = UNRESERVED_SUB_DELIMS.union(AsciiSet::new(b":@/"));
-/// `query` and `fragment` characters besides `pct-encoded`.
-const QUERY: AsciiSet = PATH.union(AsciiSet::new(b"?"));
-
 /// RFC 3987 `ucschar`.
-pub fn is_ucschar(c: char) -> bool {
-    let c = u32::from(c);
+#[inline]
+pub(super) fn is_ucschar(c: u32) -> bool {
     matches!(c, 0xA0..=0xD7FF | 0xF900..=0xFDCF | 0xFDF0..=0xFFEF | 0xE1000..=0xEFFFD)
         || (0x10000..=0xDFFFD).contains(&c) && c & 0xFFFF <= 0xFFFD
 }
 
 /// RFC 3987 `iprivate`.
-pub fn is_iprivate(c: char) -> bool {
-    matches!(u32::from(c), 0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD)
+#[inline]
+pub(super) fn is_iprivate(c: u32) -> bool {
+    matches!(c, 0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD)
 }
 
 /// LRM, RLM, LRE, RLE, PDF, LRO and RLO, which RFC 3987 section 4.1 bars
 /// from IRIs although they are `ucschar`s.
-fn is_bidi_formatting(c: char) -> bool {
-    matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}')
+fn is_bidi_formatting(c: u32) -> bool {
+    matches!(c, 0x200E | 0x200F | 0x202A..=0x202E)
 }
 
-/// Consumes the two hex digits following a `%`; false if they are missing.
-pub fn take_pct_hex(chars: &mut std::str::Chars<'_>) -> bool {
-    matches!((chars.next(), chars.next()), (Some(a), Some(b)) if a.is_ascii_hexdigit() && b.is_ascii_hexdigit())
-}
-
-/// Whether every character of `s` is in `ascii`, is part of a
-/// `pct-encoded` triplet, or (for IRIs) is a `ucschar` other than a
-/// bidirectional formatting character or, where `private` is set, an
-/// `iprivate`.
-fn all_chars(s: &str, ascii: &AsciiSet, grammar: Grammar, private: bool) -> bool {
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        let ok = if c == '%' {
-            take_pct_hex(&mut chars)
-        } else if c.is_ascii() {
-            ascii.contains(c)
-        } else {
-            grammar == Grammar::Iri && !is_bidi_formatting(c) && (is_ucschar(c) || private && is_iprivate(c))
-        };
-        if !ok {
-            return false;
+/// The non-ASCII character starting at `b[i]` (`b` is valid UTF-8 and `i`
+/// at a character boundary): its code point and UTF-8 length.
+#[inline]
+pub(super) fn decode_utf8(b: &[u8], i: usize) -> Option<(u32, usize)> {
+    let cont = |c: u8| u32::from(c & 0x3F);
+    match *b.get(i..)? {
+        [c0 @ 0xC0..=0xDF, c1, ..] => Some((u32::from(c0 & 0x1F) << 6 | cont(c1), 2)),
+        [c0 @ 0xE0..=0xEF, c1, c2, ..] => Some((u32::from(c0 & 0x0F) << 12 | cont(c1) << 6 | cont(c2), 3)),
+        [c0 @ 0xF0..=0xF7, c1, c2, c3, ..] => {
+            Some((u32::from(c0 & 0x07) << 18 | cont(c1) << 12 | cont(c2) << 6 | cont(c3), 4))
         }
+        _ => None,
     }
-    true
 }
 
-/// `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`
-fn is_scheme(s: &str) -> bool {
-    let mut bytes = s.bytes();
-    bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
-        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
-}
-
-fn is_reference_of(s: &str, grammar: Grammar, require_scheme: bool) -> bool {
-    let (rest, fragment) = match s.split_once('#') {
-        Some((r, f)) => (r, Some(f)),
-        None => (s, None),
-    };
-    let (rest, query) = match rest.split_once('?') {
-        Some((r, q)) => (r, Some(q)),
-        None => (rest, None),
-    };
-    if !fragment.is_none_or(|f| all_chars(f, &QUERY, grammar, false))
-        || !query.is_none_or(|q| all_chars(q, &QUERY, grammar, true))
-    {
-        return false;
-    }
-    // A ':' before any '/' ends the scheme. In a relative reference the
-    // first path segment may not contain ':' (`path-noscheme`), so a ':'
-    // there that does not end a valid scheme makes the reference invalid.
-    let hier = match rest.find([':', '/']).and_then(|i| rest.split_at_checked(i)) {
-        Some((scheme, colon_rest)) if colon_rest.starts_with(':') => {
-            if !is_scheme(scheme) {
-                return false;
+/// Advances from `b[i]` over characters in the ASCII class `set`,
+/// `pct-encoded` triplets and (for IRIs) `ucschar`s other than the
+/// bidirectional formatting characters, and, where `private` is set,
+/// `iprivate`s. Returns the index of the first ASCII byte not in `set`
+/// (or `b.len()`); `None` at a malformed triplet or a non-ASCII character
+/// the grammar does not allow.
+#[inline(always)]
+fn scan(b: &[u8], mut i: usize, set: u8, grammar: Grammar, private: bool) -> Option<usize> {
+    while let Some(&c) = b.get(i) {
+        if class::of(c) & set != 0 {
+            i += 1;
+        } else if c == b'%' {
+            match b.get(i + 1..i + 3) {
+                Some([h, l]) if h.is_ascii_hexdigit() && l.is_ascii_hexdigit() => i += 3,
+                _ => return None,
             }
-            colon_rest.get(1..).unwrap_or_default()
+        } else if c.is_ascii() {
+            return Some(i);
+        } else {
+            i += scan_non_ascii(b, i, grammar, private)?;
         }
-        _ if require_scheme => return false,
-        _ => rest,
+    }
+    Some(i)
+}
+
+/// The length of the allowed non-ASCII character at `b[i]`; `None` if the
+/// grammar does not allow it there.
+///
+/// Two-byte sequences (U+0080 to U+07FF) are `ucschar`s from U+00A0 on;
+/// three-byte sequences with lead bytes E0 to ED (U+0800 to U+D7FF, as
+/// valid UTF-8 has no surrogates) all are, but for the bidirectional
+/// formatting characters (E2 80 8E, E2 80 8F, E2 80 AA to E2 80 AE). The
+/// rest is decoded.
+#[inline(always)]
+fn scan_non_ascii(b: &[u8], i: usize, grammar: Grammar, private: bool) -> Option<usize> {
+    if grammar == Grammar::Uri {
+        return None;
+    }
+    match *b.get(i..)? {
+        [0xC3..=0xDF, ..] => Some(2),
+        [0xC2, c1, ..] => (c1 >= 0xA0).then_some(2),
+        [0xE2, 0x80, 0x8E | 0x8F | 0xAA..=0xAE, ..] => None,
+        [0xE0..=0xED, ..] => Some(3),
+        _ => decode_non_ascii(b, i, private),
+    }
+}
+
+/// [`scan_non_ascii`] for the characters from U+E000 on.
+#[inline(never)]
+fn decode_non_ascii(b: &[u8], i: usize, private: bool) -> Option<usize> {
+    let (c, len) = decode_utf8(b, i)?;
+    (!is_bidi_formatting(c) && (is_ucschar(c) || private && is_iprivate(c))).then_some(len)
+}
+
+/// Whether `b[i]` ends a component: the end of input, `?` or `#`, or also
+/// `/` after an authority.
+fn ends_authority(b: &[u8], i: usize) -> bool {
+    matches!(b.get(i), None | Some(b'/' | b'?' | b'#'))
+}
+
+/// One pass, left to right: scheme, hier-part / relative-part, query,
+/// fragment.
+fn is_reference_of(s: &str, grammar: Grammar, require_scheme: bool) -> bool {
+    parse_reference(s.as_bytes(), grammar, require_scheme).is_some()
+}
+
+fn parse_reference(b: &[u8], grammar: Grammar, require_scheme: bool) -> Option<()> {
+    // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
+    let scheme_len = b.iter().position(|&c| class::of(c) & class::SCHEME == 0).unwrap_or(b.len());
+    let (mut i, relative) = if b.get(scheme_len) == Some(&b':') {
+        if !b.first().is_some_and(u8::is_ascii_alphabetic) {
+            // A ':' before any '/' that does not end a valid scheme.
+            return None;
+        }
+        (scheme_len + 1, false)
+    } else if require_scheme {
+        return None;
+    } else {
+        (0, true)
     };
     // hier-part / relative-part: "//" authority path-abempty, or a path
     // (absolute, rootless, no-scheme or empty; none of them starts "//").
-    match hier.strip_prefix("//") {
-        Some(net) => {
-            let (authority, path) = net.split_at(net.find('/').unwrap_or(net.len()));
-            is_authority(authority, grammar) && all_chars(path, &PATH, grammar, false)
+    if b.get(i..).is_some_and(|r| r.starts_with(b"//")) {
+        i = authority(b, i + 2, grammar)?;
+    } else if relative {
+        // path-noscheme: the first segment may not contain ':'.
+        i = scan(b, i, class::SEGMENT_NC, grammar, false)?;
+        if b.get(i) == Some(&b':') {
+            return None;
         }
-        None => all_chars(hier, &PATH, grammar, false),
+    }
+    i = scan(b, i, class::PATH, grammar, false)?;
+    if b.get(i) == Some(&b'?') {
+        i = scan(b, i + 1, class::QUERY, grammar, true)?;
+    }
+    if b.get(i) == Some(&b'#') {
+        i = scan(b, i + 1, class::QUERY, grammar, false)?;
+    }
+    (i == b.len()).then_some(())
+}
+
+/// `authority = [ userinfo "@" ] host [ ":" port ]`, from `b[start]`;
+/// returns the index of the `/`, `?`, `#` or end that follows it.
+fn authority(b: &[u8], start: usize, grammar: Grammar) -> Option<usize> {
+    // Without userinfo, this scans the whole reg-name host.
+    let i = scan(b, start, class::HOST, grammar, false)?;
+    let host = match b.get(i) {
+        Some(b'@') => i + 1,
+        Some(b':') => {
+            // A port, or a userinfo containing ':'.
+            let j = scan(b, i + 1, class::USERINFO, grammar, false)?;
+            if b.get(j) != Some(&b'@') {
+                return port(b, i + 1);
+            }
+            j + 1
+        }
+        Some(b'[') if i == start => start,
+        _ => return ends_authority(b, i).then_some(i),
+    };
+    host_port(b, host, grammar)
+}
+
+/// `host [ ":" port ]` from `b[start]`, after a userinfo; returns the index
+/// of the `/`, `?`, `#` or end that follows.
+fn host_port(b: &[u8], start: usize, grammar: Grammar) -> Option<usize> {
+    let i = if b.get(start) == Some(&b'[') {
+        // IP-literal = "[" ( IPv6address / IPvFuture ) "]"
+        let len = b.get(start + 1..)?.iter().position(|&c| matches!(c, b']' | b'/' | b'?' | b'#'))?;
+        let end = start + 1 + len;
+        let address = std::str::from_utf8(b.get(start + 1..end)?).ok()?;
+        if b.get(end) != Some(&b']') || !(is_ipv6(address) || is_ipv_future(address)) {
+            return None;
+        }
+        end + 1
+    } else {
+        scan(b, start, class::HOST, grammar, false)?
+    };
+    match b.get(i) {
+        Some(b':') => port(b, i + 1),
+        _ => ends_authority(b, i).then_some(i),
     }
 }
 
-/// `authority = [ userinfo "@" ] host [ ":" port ]`
-fn is_authority(s: &str, grammar: Grammar) -> bool {
-    let host_port = match s.split_once('@') {
-        Some((userinfo, host_port)) => {
-            if !all_chars(userinfo, &USERINFO, grammar, false) {
-                return false;
-            }
-            host_port
-        }
-        None => s,
-    };
-    let (host_ok, port) = match host_port.strip_prefix('[') {
-        // IP-literal = "[" ( IPv6address / IPvFuture ) "]"
-        Some(literal) => match literal.split_once(']') {
-            Some((address, after)) => {
-                (is_ipv6(address) || is_ipv_future(address), after.strip_prefix(':').or(after.is_empty().then_some("")))
-            }
-            None => return false,
-        },
-        // reg-name (which also covers IPv4address) cannot contain ':'.
-        None => match host_port.split_once(':') {
-            Some((host, port)) => (all_chars(host, &UNRESERVED_SUB_DELIMS, grammar, false), Some(port)),
-            None => (all_chars(host_port, &UNRESERVED_SUB_DELIMS, grammar, false), Some("")),
-        },
-    };
-    // port = *DIGIT
-    host_ok && port.is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit()))
+/// `port = *DIGIT` from `b[start]`, which must end the authority.
+fn port(b: &[u8], start: usize) -> Option<usize> {
+    let digits = b.get(start..)?.iter().take_while(|c| c.is_ascii_digit()).count();
+    let i = start + digits;
+    ends_authority(b, i).then_some(i)
 }
 
 /// `IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )`
@@ -189,7 +281,7 @@ fn is_ipv_future(s: &str) -> bool {
             !version.is_empty()
                 && version.bytes().all(|b| b.is_ascii_hexdigit())
                 && !address.is_empty()
-                && address.chars().all(|c| USERINFO.contains(c))
+                && address.bytes().all(|c| class::of(c) & class::USERINFO != 0)
         }
         None => false,
     }
@@ -197,7 +289,63 @@ fn is_ipv_future(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::{Grammar, is_absolute, is_reference};
+    use crate::format::reference::uri as reference;
+
+    fn reference_grammar(grammar: Grammar) -> reference::Grammar {
+        match grammar {
+            Grammar::Uri => reference::Grammar::Uri,
+            Grammar::Iri => reference::Grammar::Iri,
+        }
+    }
+
+    /// Every answer of the one-pass parser agrees with the previous,
+    /// split-based checker.
+    fn agrees(s: &str) -> Result<(), TestCaseError> {
+        for grammar in [Grammar::Uri, Grammar::Iri] {
+            let r = reference_grammar(grammar);
+            prop_assert_eq!(is_absolute(s, grammar), reference::is_absolute(s, r), "absolute {:?} {:?}", grammar, s);
+            prop_assert_eq!(is_reference(s, grammar), reference::is_reference(s, r), "reference {:?} {:?}", grammar, s);
+        }
+        Ok(())
+    }
+
+    /// The byte-level fast paths for non-ASCII characters agree with the
+    /// code point ranges at each of their boundaries, in every component.
+    #[test]
+    fn non_ascii_boundaries() {
+        let mut points: Vec<u32> = vec![
+            0x80, 0x9F, 0xA0, 0xFF, 0x7FF, 0x800, 0x2000, 0x200D, 0x200E, 0x200F, 0x2010, 0x2029, 0x202A, 0x202E,
+            0x202F, 0xCFFF, 0xD000, 0xD7FF, 0xE000, 0xF8FF, 0xF900, 0xFDCF, 0xFDD0, 0xFDEF, 0xFDF0, 0xFFEF, 0xFFF0,
+            0xFFFD, 0xFFFE, 0xFFFF, 0x10000, 0x1FFFD, 0x1FFFE, 0xDFFFD, 0xE0000, 0xE1000, 0xEFFFD, 0xEFFFE, 0xF0000,
+            0xFFFFD, 0xFFFFE, 0x100000, 0x10FFFD, 0x10FFFF,
+        ];
+        points.extend((0x80..0x3000).step_by(7));
+        for c in points.into_iter().filter_map(char::from_u32) {
+            for template in ["http://h/X", "http://h/?X", "http://h/#X", "http://X/", "http://X@h/", "X", "X:b", "//X"]
+            {
+                agrees(&template.replace('X', &c.to_string()))
+                    .unwrap_or_else(|e| panic!("U+{:04X}: {e}", u32::from(c)));
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+        #[test]
+        fn differential(s in r"([a-z]{0,3}:)?(//)?([a-zA-Z0-9:@/?#%\\\[\]. v_+{-]|[\x{80}-\x{10FFFF}]|\x{200F}|%[0-9a-fA-F]{2}){0,16}") {
+            agrees(&s)?;
+        }
+
+        #[test]
+        fn differential_authority(
+            s in r"(h:)?//([a-z:%]{0,4}@)?(\[([0-9a-fA-F:.v]{0,10})\]|[a-z0-9%.:ü\x{E000}]{0,6})(:[0-9a]{0,3})?([/?#][a-z/?#:@\x{E000}\x{200E}]{0,4})?"
+        ) {
+            agrees(&s)?;
+        }
+    }
 
     #[test]
     fn uris() {
