@@ -41,7 +41,8 @@ const MAX_IDN_INPUT: usize = MAX_NAME * 4 * 4;
 /// Whether `s` is a valid `hostname`: RFC 1123 labels and A-labels.
 pub fn is_hostname(s: &str) -> bool {
     match check_ascii_name(s) {
-        Some(has_a_label) => !has_a_label || uts46_to_ascii(s).is_some(),
+        Some(false) => true,
+        Some(true) => a_labels_valid(s) && uts46_to_ascii(s).is_some(),
         None => false,
     }
 }
@@ -55,7 +56,10 @@ pub fn is_idn_hostname(s: &str) -> bool {
                 || matches!(c, '-' | '.' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}')
                 || !c.is_ascii() && is_idna2008_code_point(c)
         })
-        && uts46_to_ascii(s).is_some_and(|ascii| check_ascii_name(&ascii).is_some())
+        && uts46_to_ascii(s).is_some_and(|ascii| match check_ascii_name(&ascii) {
+            Some(has_a_label) => !has_a_label || a_labels_valid(&ascii),
+            None => false,
+        })
 }
 
 /// UTS #46 ToASCII (non-transitional, STD3 rules, DNS lengths checked;
@@ -75,10 +79,11 @@ const LDH: [bool; 256] = {
     t
 };
 
-/// Checks an ASCII name's length and labels; `Some(true)` if it is valid
-/// and has an A-label, `Some(false)` if it is valid without, else `None`.
-/// One pass over the labels, each an RFC 1123 label: 1-63 letters, digits
-/// and inner hyphens.
+/// Checks an ASCII name's length and labels, each an RFC 1123 label: 1-63
+/// letters, digits and inner hyphens. `Some(true)` if they are valid and
+/// one has the ACE prefix `xn--` (then [`a_labels_valid`] must check it),
+/// `Some(false)` if they are valid without, else `None`. One pass, and
+/// calls nothing: the common path needs no stack frame.
 fn check_ascii_name(s: &str) -> Option<bool> {
     let b = s.as_bytes();
     if b.len() > MAX_NAME {
@@ -95,11 +100,8 @@ fn check_ascii_name(s: &str) -> Option<bool> {
         match label {
             [] | [b'-', ..] | [.., b'-'] => return None,
             _ if len > MAX_LABEL => return None,
-            [x, n, b'-', b'-', punycode @ ..] if x.eq_ignore_ascii_case(&b'x') && n.eq_ignore_ascii_case(&b'n') => {
-                has_a_label = true;
-                if !std::str::from_utf8(punycode).is_ok_and(is_a_label) {
-                    return None;
-                }
+            [x, n, b'-', b'-', ..] if x.eq_ignore_ascii_case(&b'x') && n.eq_ignore_ascii_case(&b'n') => {
+                has_a_label = true
             }
             _ => {}
         }
@@ -109,6 +111,17 @@ fn check_ascii_name(s: &str) -> Option<bool> {
             _ => return None,
         }
     }
+}
+
+/// Whether every label of a name that passed [`check_ascii_name`] and has
+/// the ACE prefix `xn--` (any case) is a valid A-label.
+#[cold]
+#[inline(never)]
+fn a_labels_valid(s: &str) -> bool {
+    s.split('.').all(|label| match label.split_at_checked(4) {
+        Some((prefix, punycode)) if prefix.eq_ignore_ascii_case("xn--") => is_a_label(punycode),
+        _ => true,
+    })
 }
 
 /// Whether the LDH label `xn--` + `punycode` is a valid A-label.

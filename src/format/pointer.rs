@@ -27,30 +27,54 @@ fn tildes_escaped(b: &[u8]) -> bool {
 /// non-negative-integer  = "0" / %x31-39 *DIGIT
 /// ```
 pub fn is_relative_json_pointer(s: &str) -> bool {
-    let Some(rest) = strip_non_negative_integer(s) else {
+    let Some(rest) = strip_non_negative_integer(s.as_bytes()) else {
         return false;
     };
-    let rest = match rest.strip_prefix(['+', '-']) {
-        Some(adjustment) => match strip_non_negative_integer(adjustment) {
+    let rest = match rest {
+        [b'+' | b'-', adjustment @ ..] => match strip_non_negative_integer(adjustment) {
             Some(rest) => rest,
             None => return false,
         },
-        None => rest,
+        _ => rest,
     };
-    rest == "#" || is_json_pointer(rest)
+    match rest {
+        [] => true,
+        [b'#'] => true,
+        [b'/', ..] => tildes_escaped(rest),
+        _ => false,
+    }
 }
 
 /// What follows a leading `non-negative-integer` (ASCII digits, no
-/// leading zero), if `s` starts with one.
-fn strip_non_negative_integer(s: &str) -> Option<&str> {
-    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
-    let (number, rest) = s.split_at_checked(digits)?;
-    (number == "0" || (!number.is_empty() && !number.starts_with('0'))).then_some(rest)
+/// leading zero), if `b` starts with one.
+#[inline]
+fn strip_non_negative_integer(b: &[u8]) -> Option<&[u8]> {
+    match b {
+        // A digit after a leading zero is left to the caller to reject.
+        [b'0', rest @ ..] => Some(rest),
+        [b'1'..=b'9', rest @ ..] => {
+            let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+            rest.get(digits..)
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::{is_json_pointer, is_relative_json_pointer};
+    use crate::format::reference::pointer as reference;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+        /// The byte-level parser agrees with the previous one.
+        #[test]
+        fn differential(s in "[0-9]{0,3}([+-][0-9]{0,3})?[#/~01a١+-]{0,4}") {
+            prop_assert_eq!(is_relative_json_pointer(&s), reference::is_relative_json_pointer(&s), "{:?}", s);
+        }
+    }
 
     #[test]
     fn json_pointer() {

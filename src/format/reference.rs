@@ -413,3 +413,27 @@ pub mod uri_template {
         !previous_dot
     }
 }
+
+pub mod pointer {
+    use crate::format::pointer::is_json_pointer;
+
+    pub fn is_relative_json_pointer(s: &str) -> bool {
+        let Some(rest) = strip_non_negative_integer(s) else {
+            return false;
+        };
+        let rest = match rest.strip_prefix(['+', '-']) {
+            Some(adjustment) => match strip_non_negative_integer(adjustment) {
+                Some(rest) => rest,
+                None => return false,
+            },
+            None => rest,
+        };
+        rest == "#" || is_json_pointer(rest)
+    }
+
+    fn strip_non_negative_integer(s: &str) -> Option<&str> {
+        let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+        let (number, rest) = s.split_at_checked(digits)?;
+        (number == "0" || (!number.is_empty() && !number.starts_with('0'))).then_some(rest)
+    }
+}

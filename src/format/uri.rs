@@ -52,8 +52,8 @@ mod class {
     /// `query` and `fragment` characters besides `pct-encoded`.
     pub const QUERY: u8 = PATH | QUESTION;
 
-    const fn table() -> [u8; 128] {
-        let mut t = [0u8; 128];
+    const fn table() -> [u8; 256] {
+        let mut t = [0u8; 256];
         let mut c = 0;
         while c < 128 {
             let b = c as u8;
@@ -78,12 +78,13 @@ mod class {
         t
     }
 
-    const TABLE: [u8; 128] = table();
+    const TABLE: [u8; 256] = table();
 
     /// The flags of byte `b` (none for non-ASCII bytes).
     #[inline(always)]
     pub fn of(b: u8) -> u8 {
-        TABLE.get(usize::from(b)).copied().unwrap_or(0)
+        // In bounds for every byte.
+        TABLE[usize::from(b)]
     }
 }
 
@@ -129,21 +130,25 @@ pub(super) fn decode_utf8(b: &[u8], i: usize) -> Option<(u32, usize)> {
 /// the grammar does not allow.
 #[inline(always)]
 fn scan(b: &[u8], mut i: usize, set: u8, grammar: Grammar, private: bool) -> Option<usize> {
-    while let Some(&c) = b.get(i) {
-        if class::of(c) & set != 0 {
+    loop {
+        while b.get(i).is_some_and(|&c| class::of(c) & set != 0) {
             i += 1;
-        } else if c == b'%' {
-            match b.get(i + 1..i + 3) {
+        }
+        match b.get(i) {
+            Some(b'%') => match b.get(i + 1..i + 3) {
                 Some([h, l]) if h.is_ascii_hexdigit() && l.is_ascii_hexdigit() => i += 3,
                 _ => return None,
+            },
+            Some(0x80..) => {
+                // A run of them (as in words of most scripts).
+                i += scan_non_ascii(b, i, grammar, private)?;
+                while b.get(i).is_some_and(|&c| c >= 0x80) {
+                    i += scan_non_ascii(b, i, grammar, private)?;
+                }
             }
-        } else if c.is_ascii() {
-            return Some(i);
-        } else {
-            i += scan_non_ascii(b, i, grammar, private)?;
+            _ => return Some(i),
         }
     }
-    Some(i)
 }
 
 /// The length of the allowed non-ASCII character at `b[i]`; `None` if the

@@ -20,18 +20,18 @@ use super::uri::{decode_utf8, is_iprivate, is_ucschar};
 /// Whether each ASCII byte may appear in a literal: any but CTL, SP,
 /// DQUOTE, "%", "<", ">", "\\", "^", "`", "{", "|", "}" ("%" starts a
 /// `pct-encoded` triplet and "{" an expression, both handled apart).
-const LITERAL: [bool; 128] = ascii_table!(c => matches!(c, b'!' | b'#'..=b'$' | b'&'..=b';' | b'=' | b'?'..=b'[' | b']' | b'_' | b'a'..=b'z' | b'~'));
+const LITERAL: [bool; 256] = ascii_table!(c => matches!(c, b'!' | b'#'..=b'$' | b'&'..=b';' | b'=' | b'?'..=b'[' | b']' | b'_' | b'a'..=b'z' | b'~'));
 
 /// `varchar` besides `pct-encoded`: `ALPHA / DIGIT / "_"`.
-const VARCHAR: [bool; 128] = ascii_table!(c => c.is_ascii_alphanumeric() || c == b'_');
+const VARCHAR: [bool; 256] = ascii_table!(c => c.is_ascii_alphanumeric() || c == b'_');
 
 /// The table of the ASCII bytes that satisfy a predicate, built at compile
 /// time.
 macro_rules! ascii_table {
     ($c:ident => $test:expr) => {{
-        let mut t = [false; 128];
+        let mut t = [false; 256];
         let mut i = 0;
-        while i < 128 {
+        while i < 256 {
             let $c = i as u8;
             t[i] = $test;
             i += 1;
@@ -41,10 +41,11 @@ macro_rules! ascii_table {
 }
 use ascii_table;
 
-/// Whether ASCII byte `c` is in `table` (never for non-ASCII bytes).
+/// Whether byte `c` is in `table`.
 #[inline(always)]
-fn in_table(table: &[bool; 128], c: u8) -> bool {
-    table.get(usize::from(c)).copied().unwrap_or(false)
+fn in_table(table: &[bool; 256], c: u8) -> bool {
+    // In bounds for every byte.
+    table[usize::from(c)]
 }
 
 /// Whether `b[i..]` starts with a `pct-encoded` triplet.
@@ -58,23 +59,22 @@ fn is_pct_encoded(b: &[u8], i: usize) -> bool {
 pub fn is_uri_template(s: &str) -> bool {
     let b = s.as_bytes();
     let mut i = 0;
-    while let Some(&c) = b.get(i) {
-        let next = if in_table(&LITERAL, c) {
-            Some(i + 1)
-        } else {
-            match c {
-                b'{' => expression_end(b, i + 1),
-                b'%' => is_pct_encoded(b, i).then_some(i + 3),
-                0x80.. => literal_non_ascii_len(b, i).map(|len| i + len),
-                _ => None,
-            }
+    loop {
+        while b.get(i).is_some_and(|&c| in_table(&LITERAL, c)) {
+            i += 1;
+        }
+        let next = match b.get(i) {
+            None => return true,
+            Some(b'{') => expression_end(b, i + 1),
+            Some(b'%') => is_pct_encoded(b, i).then_some(i + 3),
+            Some(0x80..) => literal_non_ascii_len(b, i).map(|len| i + len),
+            Some(_) => None,
         };
         match next {
             Some(next) => i = next,
             None => return false,
         }
     }
-    true
 }
 
 /// The length of the non-ASCII character at `b[i]` if it is a `ucschar`
