@@ -94,6 +94,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
             self.forget_sibling();
         } else {
+            // The count as `required_found` makes it, written out here:
+            // calling it changed this loop's code enough to cost citm 2%.
             for &r in c.required.iter() {
                 self.meter.charge(1)?;
                 if c.names.key(r).is_some_and(|name| map.contains_key(name)) {
@@ -261,7 +263,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
             }
         } else {
-            required_seen = required_found(c, map);
+            // The count as `required_found` makes it, written out here:
+            // calling it changed this loop's code enough to cost citm 2%.
+            for &r in c.required.iter() {
+                if c.names.key(r).is_some_and(|name| member(map, name).is_some()) {
+                    required_seen += 1;
+                }
+            }
             self.meter.charge(c.required.len() as u64)?;
         }
         if required_seen < c.required.len() {
