@@ -316,38 +316,12 @@ pub fn equal_with_work(a: &Value, b: &Value) -> (bool, usize) {
 /// usual comparison.
 #[inline(always)]
 pub fn scalars_equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(p), Value::Number(q)) => {
-            // `Number`'s own equality: the same variant and value (floats
-            // by `==`, so -0 equals 0), which means the same number.
-            if p == q {
-                return true;
-            }
-            // Otherwise, without `arbitrary-precision` (whose numbers are
-            // text), two integers or two floats differ: non-negative and
-            // negative integers are held apart. Only an integer and a
-            // float need the exact comparison.
-            if !cfg!(feature = "arbitrary-precision") && p.is_f64() == q.is_f64() {
-                return false;
-            }
-            numbers_equal_exactly(p, q)
-        }
-        (Value::String(p), Value::String(q)) => p == q,
-        (Value::Bool(p), Value::Bool(q)) => p == q,
-        (Value::Null, Value::Null) => true,
-        _ => false,
-    }
-}
-
-/// Exact equality of two numbers, out of line.
-#[inline(never)]
-fn numbers_equal_exactly(p: &serde_json::Number, q: &serde_json::Number) -> bool {
-    Num::from_json(p).compare(&Num::from_json(q)).is_eq()
+    matches!(scalar_equal(a, b), Some(true))
 }
 
 /// Equality of two scalars, `Some(false)` for values of different kinds,
 /// `None` for two arrays or two objects (to be compared member by member).
-#[inline]
+#[inline(always)]
 fn scalar_equal(a: &Value, b: &Value) -> Option<bool> {
     Some(match (a, b) {
         (Value::String(p), Value::String(q)) => p == q,
@@ -359,14 +333,22 @@ fn scalar_equal(a: &Value, b: &Value) -> Option<bool> {
     })
 }
 
-/// Whether two numbers have the same value (`1` equals `1.0`): two
-/// machine integers compare directly, other pairs exactly as [`Num`]s.
-#[inline]
+/// Whether two numbers have the same value (`1` equals `1.0`).
+#[inline(always)]
 fn number_equal(p: &serde_json::Number, q: &serde_json::Number) -> bool {
-    match (p.as_i64(), q.as_i64()) {
-        (Some(x), Some(y)) => x == y,
-        _ => exact_number_equal(p, q),
+    // `Number`'s own equality: the same variant and value (floats by `==`,
+    // so -0 equals 0), which means the same number.
+    if p == q {
+        return true;
     }
+    // Otherwise, without `arbitrary-precision` (whose numbers are text),
+    // two integers or two floats differ: non-negative and negative
+    // integers are held apart. Only an integer and a float need the exact
+    // comparison.
+    if !cfg!(feature = "arbitrary-precision") && p.is_f64() == q.is_f64() {
+        return false;
+    }
+    exact_number_equal(p, q)
 }
 
 /// [`number_equal`] past machine integers (out of line: it keeps the

@@ -6,14 +6,7 @@
 
 pub mod uri {
     use crate::format::ip::is_ipv6;
-    /// Which grammar a reference is checked against.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    pub enum Grammar {
-        /// RFC 3986: ASCII only.
-        Uri,
-        /// RFC 3987: `ucschar` and (in queries) `iprivate` allowed too.
-        Iri,
-    }
+    use crate::format::uri::Grammar;
 
     /// Whether `s` is an absolute URI/IRI (`URI` / `IRI`: a scheme is required).
     pub fn is_absolute(s: &str, grammar: Grammar) -> bool {
