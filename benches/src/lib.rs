@@ -313,22 +313,43 @@ impl Peer {
         }
     }
 
-    /// Compiles every schema of `schemas`, all or nothing.
+    /// Compiles every schema of `schemas`, all or nothing, into a list
+    /// of exactly their number.
     pub fn compile_all(self, schemas: &[Value], formats: Formats) -> Result<Vec<Compiled>, String> {
-        schemas.iter().map(|s| self.compile_with(s, formats)).collect()
+        let mut all = Vec::with_capacity(schemas.len());
+        for schema in schemas {
+            all.push(self.compile_with(schema, formats)?);
+        }
+        Ok(all)
     }
 
-    /// Heap bytes retained by `schemas` compiled ([`memory::retained`];
-    /// `None` without the counting allocator). A schema of the same
-    /// dialect with no keywords is compiled first, so that one-time global
-    /// set-up (meta-schemas and the like) is not counted.
+    /// The bytes one compiled schema of this peer takes in place, in the
+    /// struct or list a program keeps it in (its heap bytes apart).
+    pub fn validator_size(self) -> usize {
+        match self {
+            Peer::Schemavm => std::mem::size_of::<schemavm::Validator>(),
+            Peer::Jsonschema => std::mem::size_of::<jsonschema::Validator>(),
+            Peer::Boon => std::mem::size_of::<(Box<boon::Schemas>, boon::SchemaIndex)>(),
+        }
+    }
+
+    /// Bytes retained by `schemas` compiled: the heap bytes they hold
+    /// ([`memory::retained`]; `None` without the counting allocator) and
+    /// each one's [in-place size](Peer::validator_size). A schema of the
+    /// same dialect with no keywords is compiled first, so that one-time
+    /// global set-up (meta-schemas and the like) is not counted. The
+    /// harness's list of the compiled schemas is not counted: its buffer
+    /// holds a [`Compiled`] per schema, sized for the largest peer, which
+    /// each peer's own size replaces.
     pub fn retained_bytes(self, schemas: &[Value], formats: Formats) -> Option<usize> {
         let dialect = match schemas.first().and_then(|s| s.get("$schema")) {
             Some(uri) => json!({ "$schema": uri }),
             None => json!({}),
         };
         drop(self.compile_with(&dialect, formats));
-        memory::retained(|| self.compile_all(schemas, formats))
+        let held = memory::retained(|| self.compile_all(schemas, formats))?;
+        let list = schemas.len() * std::mem::size_of::<Compiled>();
+        Some(held.saturating_sub(list) + schemas.len() * self.validator_size())
     }
 }
 
