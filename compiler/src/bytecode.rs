@@ -420,16 +420,11 @@ pub struct NumberChecks {
     /// The fused `type` admits integers but not every number
     /// (`"integer"`): a number must also be an integer.
     pub integers_only: bool,
-    /// `minimum` (or draft-04 `minimum` without `exclusiveMinimum: true`).
-    pub minimum: Option<Num>,
-    /// `maximum`.
-    pub maximum: Option<Num>,
-    /// `exclusiveMinimum` (a number; draft-04's boolean form is folded in).
-    pub exclusive_minimum: Option<Num>,
-    /// `exclusiveMaximum`.
-    pub exclusive_maximum: Option<Num>,
-    /// `multipleOf` (positive).
-    pub multiple_of: Option<Num>,
+    /// The values of the number keywords present, in [`NumberKeyword`]
+    /// order, each once ([`NumberChecks::value`]; set with
+    /// [`NumberChecks::set`]). Only those present: a number instruction
+    /// usually has one or two of the five.
+    keywords: Box<[(NumberKeyword, Num)]>,
     /// Exclusive bounds came from draft-04's boolean form: report them
     /// under `minimum`/`maximum`.
     pub draft4_exclusive: bool,
@@ -494,10 +489,73 @@ impl FloatBounds {
     }
 }
 
+/// A keyword of a number instruction ([`NumberChecks`]), in the order
+/// they are checked and reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum NumberKeyword {
+    /// `minimum` (or draft-04 `minimum` without `exclusiveMinimum: true`).
+    Minimum,
+    /// `exclusiveMinimum` (a number; draft-04's boolean form is folded in).
+    ExclusiveMinimum,
+    /// `maximum`.
+    Maximum,
+    /// `exclusiveMaximum`.
+    ExclusiveMaximum,
+    /// `multipleOf` (positive).
+    MultipleOf,
+}
+
+impl NumberKeyword {
+    /// Every keyword, in order.
+    pub const ALL: [NumberKeyword; 5] = [
+        NumberKeyword::Minimum,
+        NumberKeyword::ExclusiveMinimum,
+        NumberKeyword::Maximum,
+        NumberKeyword::ExclusiveMaximum,
+        NumberKeyword::MultipleOf,
+    ];
+
+    /// The keyword's name in a schema (draft-04's boolean exclusive
+    /// bounds are reported under `minimum` and `maximum` instead:
+    /// [`NumberChecks::draft4_exclusive`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            NumberKeyword::Minimum => "minimum",
+            NumberKeyword::ExclusiveMinimum => "exclusiveMinimum",
+            NumberKeyword::Maximum => "maximum",
+            NumberKeyword::ExclusiveMaximum => "exclusiveMaximum",
+            NumberKeyword::MultipleOf => "multipleOf",
+        }
+    }
+}
+
 impl NumberChecks {
+    /// The value of `keyword`, if the instruction has it.
+    #[inline]
+    pub fn value(&self, keyword: NumberKeyword) -> Option<&Num> {
+        self.keywords.iter().find(|(k, _)| *k == keyword).map(|(_, n)| n)
+    }
+
+    /// Sets `keyword` to `value`, or removes it with `None`; call
+    /// [`NumberChecks::seal`] after the last change.
+    pub fn set(&mut self, keyword: NumberKeyword, value: Option<Num>) {
+        let mut keywords = std::mem::take(&mut self.keywords).into_vec();
+        keywords.retain(|(k, _)| *k != keyword);
+        if let Some(value) = value {
+            let at = keywords.partition_point(|(k, _)| *k < keyword);
+            keywords.insert(at, (keyword, value));
+        }
+        self.keywords = keywords.into_boxed_slice();
+    }
+
+    /// The keywords present with their values, in order.
+    pub fn keywords(&self) -> &[(NumberKeyword, Num)] {
+        &self.keywords
+    }
+
     /// Derives [`NumberChecks::integer_range`] from the bounds.
     pub fn seal(&mut self) {
-        fn int(n: &Option<Num>) -> Option<Option<i128>> {
+        fn int(n: Option<&Num>) -> Option<Option<i128>> {
             match n {
                 None => Some(None),
                 Some(Num::Int(i)) => Some(Some(*i)),
@@ -506,7 +564,7 @@ impl NumberChecks {
         }
         self.integer_multiple = None;
         self.integer_range = (|| {
-            if let Some(m) = &self.multiple_of {
+            if let Some(m) = self.value(NumberKeyword::MultipleOf) {
                 match m {
                     Num::Int(m) => self.integer_multiple = Some(Divisor::new(u64::try_from(*m).ok()?)?),
                     _ => return None,
@@ -514,16 +572,16 @@ impl NumberChecks {
             }
             let mut lo = i128::MIN;
             let mut hi = i128::MAX;
-            if let Some(m) = int(&self.minimum)? {
+            if let Some(m) = int(self.value(NumberKeyword::Minimum))? {
                 lo = lo.max(m);
             }
-            if let Some(m) = int(&self.exclusive_minimum)? {
+            if let Some(m) = int(self.value(NumberKeyword::ExclusiveMinimum))? {
                 lo = lo.max(m.checked_add(1)?);
             }
-            if let Some(m) = int(&self.maximum)? {
+            if let Some(m) = int(self.value(NumberKeyword::Maximum))? {
                 hi = hi.min(m);
             }
-            if let Some(m) = int(&self.exclusive_maximum)? {
+            if let Some(m) = int(self.value(NumberKeyword::ExclusiveMaximum))? {
                 hi = hi.min(m.checked_sub(1)?);
             }
             // Clamped to what an `i64` instance can be: a bound beyond it
@@ -553,22 +611,14 @@ impl NumberChecks {
                 _ => None,
             }
         }
-        if self.multiple_of.is_some() {
-            return None;
-        }
         let mut bounds = FloatBounds::NONE;
-        for (bound, strict, lower) in [
-            (&self.minimum, false, true),
-            (&self.exclusive_minimum, true, true),
-            (&self.maximum, false, false),
-            (&self.exclusive_maximum, true, false),
-        ] {
-            let Some(n) = bound else { continue };
-            let value = exact(n)?;
-            if lower {
-                bounds.above(value, strict);
-            } else {
-                bounds.below(value, strict);
+        for (keyword, n) in self.keywords.iter() {
+            match keyword {
+                NumberKeyword::Minimum => bounds.above(exact(n)?, false),
+                NumberKeyword::ExclusiveMinimum => bounds.above(exact(n)?, true),
+                NumberKeyword::Maximum => bounds.below(exact(n)?, false),
+                NumberKeyword::ExclusiveMaximum => bounds.below(exact(n)?, true),
+                NumberKeyword::MultipleOf => return None,
             }
         }
         Some(bounds)
@@ -577,11 +627,13 @@ impl NumberChecks {
     /// Whether `x` satisfies every bound and `multipleOf`.
     #[inline]
     pub fn admits(&self, x: &Num) -> bool {
-        self.minimum.as_ref().is_none_or(|m| x.compare(m).is_ge())
-            && self.exclusive_minimum.as_ref().is_none_or(|m| x.compare(m).is_gt())
-            && self.maximum.as_ref().is_none_or(|m| x.compare(m).is_le())
-            && self.exclusive_maximum.as_ref().is_none_or(|m| x.compare(m).is_lt())
-            && self.multiple_of.as_ref().is_none_or(|d| x.is_multiple_of(d))
+        self.keywords.iter().all(|(keyword, n)| match keyword {
+            NumberKeyword::Minimum => x.compare(n).is_ge(),
+            NumberKeyword::ExclusiveMinimum => x.compare(n).is_gt(),
+            NumberKeyword::Maximum => x.compare(n).is_le(),
+            NumberKeyword::ExclusiveMaximum => x.compare(n).is_lt(),
+            NumberKeyword::MultipleOf => x.is_multiple_of(n),
+        })
     }
 }
 
@@ -1114,25 +1166,13 @@ pub struct ProgramFlags {
 /// allocation (and its header) per subschema.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct NodeLocations {
-    text: String,
+    text: Box<str>,
     /// Where each node's location ends in `text`; it starts where the
     /// previous one ends.
-    ends: Vec<usize>,
+    ends: Box<[usize]>,
 }
 
 impl NodeLocations {
-    /// Room for `nodes` locations of `bytes` bytes together.
-    pub(crate) fn with_capacity(nodes: usize, bytes: usize) -> NodeLocations {
-        NodeLocations { text: String::with_capacity(bytes), ends: Vec::with_capacity(nodes) }
-    }
-
-    /// Appends the next node's location, written by `write` to the end
-    /// of the text (it must only append).
-    pub(crate) fn push_with(&mut self, write: impl FnOnce(&mut String)) {
-        write(&mut self.text);
-        self.ends.push(self.text.len());
-    }
-
     /// The location of the node at `index` (empty if there is none).
     pub(crate) fn get(&self, index: usize) -> &str {
         let start = match index.checked_sub(1) {
@@ -1146,53 +1186,103 @@ impl NodeLocations {
     pub(crate) fn len(&self) -> usize {
         self.ends.len()
     }
+}
 
-    fn shrink_to_fit(&mut self) {
-        self.text.shrink_to_fit();
-        self.ends.shrink_to_fit();
+/// [`NodeLocations`] while the compiler writes them, one node after another.
+#[derive(Debug, Default)]
+pub(crate) struct LocationWriter {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl LocationWriter {
+    /// Room for `nodes` locations of `bytes` bytes together.
+    pub(crate) fn with_capacity(nodes: usize, bytes: usize) -> LocationWriter {
+        LocationWriter { text: String::with_capacity(bytes), ends: Vec::with_capacity(nodes) }
+    }
+
+    /// Appends the next node's location, written by `write` to the end
+    /// of the text (it must only append).
+    pub(crate) fn push_with(&mut self, write: impl FnOnce(&mut String)) {
+        write(&mut self.text);
+        self.ends.push(self.text.len());
+    }
+
+    /// The locations written, without spare room.
+    pub(crate) fn finish(self) -> NodeLocations {
+        NodeLocations { text: self.text.into_boxed_str(), ends: self.ends.into_boxed_slice() }
     }
 }
 
 /// A compiled schema.
+///
+/// Its tables are boxed slices, not vectors: a compiled program never
+/// grows, and a program is often one of many small ones, so each table
+/// costs two words in place rather than three. The tables few programs
+/// use (`if`, dynamic references, content checks, regular expressions,
+/// static annotations) are boxed together, and kept only when one of them
+/// has an entry.
 #[derive(Debug)]
 pub struct Program {
-    pub(crate) nodes: Vec<Node>,
+    pub(crate) nodes: Box<[Node]>,
     /// Each node's absolute schema location, `<base URI>#<JSON pointer>`
     /// (parallel to `nodes`; apart from them, which only the VM's hot
     /// paths read).
     pub(crate) locations: NodeLocations,
-    pub(crate) code: Vec<Instr>,
+    pub(crate) code: Box<[Instr]>,
     pub(crate) root: NodeId,
-    pub(crate) values: Vec<Value>,
-    pub(crate) enums: Vec<EnumSet>,
-    pub(crate) numbers: Vec<NumberChecks>,
-    pub(crate) strings: Vec<StringChecks>,
-    pub(crate) arrays: Vec<ArrayChecks>,
-    pub(crate) objects: Vec<ObjectChecks>,
-    pub(crate) lists: Vec<Box<[NodeId]>>,
+    pub(crate) flags: ProgramFlags,
+    pub(crate) values: Box<[Value]>,
+    pub(crate) enums: Box<[EnumSet]>,
+    pub(crate) numbers: Box<[NumberChecks]>,
+    pub(crate) strings: Box<[StringChecks]>,
+    pub(crate) arrays: Box<[ArrayChecks]>,
+    pub(crate) objects: Box<[ObjectChecks]>,
+    pub(crate) lists: Box<[Box<[NodeId]>]>,
     /// Per list: its nodes each followed past its chain of forwarding
     /// `$ref`s ([`Entry::Forward`]) to the node that does the work, for
     /// evaluations that record nothing (set with the node entries).
-    pub(crate) quick_lists: Vec<Box<[NodeId]>>,
-    pub(crate) conds: Vec<Cond>,
-    pub(crate) dynamic_refs: Vec<DynamicRef>,
-    pub(crate) contents: Vec<ContentChecks>,
-    pub(crate) regexes: Vec<Regex>,
-    /// Static annotations of the nodes that have any, sorted by node.
-    pub(crate) annotations: Vec<(NodeId, Box<[Annotation]>)>,
-    pub(crate) resources: Vec<Resource>,
-    pub(crate) flags: ProgramFlags,
-    pub(crate) costs: Vec<NodeCost>,
-    /// Per list: the discriminator of the `anyOf`/`oneOf` using it.
-    pub(crate) discriminators: Vec<Option<Box<Discriminator>>>,
+    pub(crate) quick_lists: Box<[Box<[NodeId]>]>,
+    pub(crate) resources: Box<[Resource]>,
+    pub(crate) costs: Box<[NodeCost]>,
+    /// Per list: the discriminator of the `anyOf`/`oneOf` using it (empty
+    /// when no list has one).
+    pub(crate) discriminators: Box<[Option<Box<Discriminator>>]>,
     /// Per list of an `anyOf`/`oneOf`: which alternatives admit each kind
     /// of value (none for other lists, lists of more than 64, and lists
-    /// whose alternatives all admit everything). In place, not boxed: an
-    /// `anyOf`/`oneOf` reads them before anything else.
-    pub(crate) alternative_masks: Vec<Option<AlternativeMasks>>,
+    /// whose alternatives all admit everything; empty when no list has
+    /// them). In place, not boxed: an `anyOf`/`oneOf` reads them before
+    /// anything else.
+    pub(crate) alternative_masks: Box<[Option<AlternativeMasks>]>,
     /// Per list of an `anyOf`/`oneOf`: its [`TypeSwitch`], if its
-    /// alternatives split the kinds of values (set with the node entries).
-    pub(crate) type_switches: Vec<Option<Box<TypeSwitch>>>,
+    /// alternatives split the kinds of values (set with the node entries;
+    /// empty when no list has one).
+    pub(crate) type_switches: Box<[Option<Box<TypeSwitch>>]>,
+    /// The other tables, when one of them has an entry (while compiling,
+    /// always).
+    pub(crate) rare: Option<Box<RareTables>>,
+}
+
+/// The tables of a [`Program`] that most small programs leave empty.
+#[derive(Debug)]
+pub(crate) struct RareTables {
+    pub(crate) conds: Box<[Cond]>,
+    pub(crate) dynamic_refs: Box<[DynamicRef]>,
+    pub(crate) contents: Box<[ContentChecks]>,
+    pub(crate) regexes: Box<[Regex]>,
+    /// Static annotations of the nodes that have any, sorted by node.
+    pub(crate) annotations: Box<[(NodeId, Box<[Annotation]>)]>,
+}
+
+impl RareTables {
+    /// Whether every table is empty.
+    fn is_empty(&self) -> bool {
+        self.conds.is_empty()
+            && self.dynamic_refs.is_empty()
+            && self.contents.is_empty()
+            && self.regexes.is_empty()
+            && self.annotations.is_empty()
+    }
 }
 
 /// Which alternatives of an `anyOf`/`oneOf` admit a value of each kind,
@@ -1403,22 +1493,22 @@ impl Program {
     /// An `if`/`then`/`else`.
     #[inline]
     pub fn cond(&self, id: CondId) -> &Cond {
-        &self.conds[id.index()]
+        &self.rare_table(|r| &r.conds)[id.index()]
     }
     /// A dynamic reference.
     #[inline]
     pub fn dynamic_ref(&self, id: DynamicRefId) -> &DynamicRef {
-        &self.dynamic_refs[id.index()]
+        &self.rare_table(|r| &r.dynamic_refs)[id.index()]
     }
     /// Content checks.
     #[inline]
     pub fn content(&self, id: ContentId) -> &ContentChecks {
-        &self.contents[id.index()]
+        &self.rare_table(|r| &r.contents)[id.index()]
     }
     /// A regular expression.
     #[inline]
     pub fn regex(&self, id: RegexId) -> &Regex {
-        &self.regexes[id.index()]
+        &self.rare_table(|r| &r.regexes)[id.index()]
     }
     /// A resource.
     #[inline]
@@ -1431,8 +1521,9 @@ impl Program {
     /// order; empty when compiled with
     /// [`CompileOptions::skip_annotations`](crate::CompileOptions::skip_annotations).
     pub fn annotations(&self, id: NodeId) -> &[Annotation] {
-        match self.annotations.binary_search_by_key(&id, |(n, _)| *n) {
-            Ok(i) => self.annotations.get(i).map_or(&[], |(_, a)| &**a),
+        let annotations = self.rare_table(|r| &r.annotations);
+        match annotations.binary_search_by_key(&id, |(n, _)| *n) {
+            Ok(i) => annotations.get(i).map_or(&[], |(_, a)| &**a),
             Err(_) => &[],
         }
     }
@@ -1468,30 +1559,28 @@ impl Program {
         (0..self.nodes.len() as u32).map(NodeId)
     }
 
-    /// Releases the spare capacity the pools grew while compiling: a
-    /// compiled program is kept, often many of them, and never grows.
-    pub(crate) fn shrink_to_fit(&mut self) {
-        self.nodes.shrink_to_fit();
-        self.locations.shrink_to_fit();
-        self.code.shrink_to_fit();
-        self.values.shrink_to_fit();
-        self.enums.shrink_to_fit();
-        self.numbers.shrink_to_fit();
-        self.strings.shrink_to_fit();
-        self.arrays.shrink_to_fit();
-        self.objects.shrink_to_fit();
-        self.lists.shrink_to_fit();
-        self.quick_lists.shrink_to_fit();
-        self.conds.shrink_to_fit();
-        self.dynamic_refs.shrink_to_fit();
-        self.contents.shrink_to_fit();
-        self.regexes.shrink_to_fit();
-        self.annotations.shrink_to_fit();
-        self.resources.shrink_to_fit();
-        self.costs.shrink_to_fit();
-        self.discriminators.shrink_to_fit();
-        self.alternative_masks.shrink_to_fit();
-        self.type_switches.shrink_to_fit();
+    /// A table of [`RareTables`] (empty when the program holds none).
+    #[inline]
+    pub(crate) fn rare_table<T>(&self, table: impl FnOnce(&RareTables) -> &[T]) -> &[T] {
+        self.rare.as_deref().map_or(&[], table)
+    }
+
+    /// Empties the per-list tables that say nothing (all `None`), and
+    /// drops the [`RareTables`] when they are all empty: the last step of
+    /// a compilation.
+    pub(crate) fn drop_empty_tables(&mut self) {
+        if self.discriminators.iter().all(Option::is_none) {
+            self.discriminators = Box::default();
+        }
+        if self.alternative_masks.iter().all(Option::is_none) {
+            self.alternative_masks = Box::default();
+        }
+        if self.type_switches.iter().all(Option::is_none) {
+            self.type_switches = Box::default();
+        }
+        if self.rare.as_deref().is_some_and(RareTables::is_empty) {
+            self.rare = None;
+        }
     }
 
     /// Checks the invariant that every stored id is in range. Called once
@@ -1505,6 +1594,12 @@ impl Program {
         if !node_ok(self.root) {
             return fail("root");
         }
+        let (conds, dynamic_refs, contents, regexes) = (
+            self.rare_table(|r| &r.conds),
+            self.rare_table(|r| &r.dynamic_refs),
+            self.rare_table(|r| &r.contents),
+            self.rare_table(|r| &r.regexes),
+        );
         if self.locations.len() != self.nodes.len() {
             return fail("node location");
         }
@@ -1530,21 +1625,21 @@ impl Program {
                 Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => l.index() < self.lists.len(),
                 Instr::Not(n) | Instr::Ref(n) => node_ok(n),
                 Instr::UnevaluatedProperties(n) | Instr::UnevaluatedItems(n) => node_ok(n),
-                Instr::Cond(c) => c.index() < self.conds.len(),
-                Instr::DynamicRef(d) => d.index() < self.dynamic_refs.len(),
-                Instr::Content(c) => c.index() < self.contents.len(),
+                Instr::Cond(c) => c.index() < conds.len(),
+                Instr::DynamicRef(d) => d.index() < dynamic_refs.len(),
+                Instr::Content(c) => c.index() < contents.len(),
             };
             if !ok {
                 return fail("instruction operand");
             }
         }
-        let regex_ok = |r: RegexId| r.index() < self.regexes.len();
+        let regex_ok = |r: RegexId| r.index() < regexes.len();
         if !self.lists.iter().all(|l| all_nodes(l))
             || self.quick_lists.len() != self.lists.len()
             || !self.quick_lists.iter().zip(&self.lists).all(|(q, l)| q.len() == l.len() && all_nodes(q))
-            || !self.conds.iter().all(|c| node_ok(c.test) && ok_opt(c.then) && ok_opt(c.otherwise))
-            || !self.dynamic_refs.iter().all(|d| node_ok(d.fallback))
-            || !self.contents.iter().all(|c| ok_opt(c.schema))
+            || !conds.iter().all(|c| node_ok(c.test) && ok_opt(c.then) && ok_opt(c.otherwise))
+            || !dynamic_refs.iter().all(|d| node_ok(d.fallback))
+            || !contents.iter().all(|c| ok_opt(c.schema))
             || !self.strings.iter().all(|s| s.pattern.is_none_or(regex_ok))
             || !self.arrays.iter().all(|a| all_nodes(&a.prefix) && ok_opt(a.rest) && ok_opt(a.contains.map(|c| c.node)))
             || !self
@@ -1644,16 +1739,8 @@ impl fmt::Display for InstrDisplay<'_> {
             Instr::Number(n) => {
                 let c = p.number(n);
                 f.write_str("number")?;
-                for (name, bound) in [
-                    ("minimum", &c.minimum),
-                    ("exclusiveMinimum", &c.exclusive_minimum),
-                    ("maximum", &c.maximum),
-                    ("exclusiveMaximum", &c.exclusive_maximum),
-                    ("multipleOf", &c.multiple_of),
-                ] {
-                    if let Some(b) = bound {
-                        write!(f, " {name}={b}")?;
-                    }
+                for (keyword, value) in c.keywords() {
+                    write!(f, " {}={value}", keyword.name())?;
                 }
                 Ok(())
             }
@@ -1746,10 +1833,11 @@ mod tests {
     #[test]
     fn node_locations_are_kept_end_to_end() {
         let written = ["json-schema:///#", "json-schema:///#/properties/é", "", "urn:x#/$defs/ü/items"];
-        let mut locations = NodeLocations::with_capacity(written.len(), 0);
+        let mut writer = LocationWriter::with_capacity(written.len(), 0);
         for w in written {
-            locations.push_with(|text| text.push_str(w));
+            writer.push_with(|text| text.push_str(w));
         }
+        let locations = writer.finish();
         assert_eq!(locations.len(), written.len());
         for (i, w) in written.iter().enumerate() {
             assert_eq!(locations.get(i), *w);
@@ -1796,35 +1884,55 @@ mod tests {
             // Bounds on a grid of halves, instances on and off it.
             let num = |i: i64, half: bool| if half { Num::Float(i as f64 + 0.5) } else { Num::Int(i128::from(i)) };
             let bound = |k: usize| bounds[k].map(|i| num(i, halves[k]));
-            let mut c = NumberChecks {
-                minimum: bound(0),
-                exclusive_minimum: bound(1),
-                maximum: bound(2),
-                exclusive_maximum: bound(3),
-                ..NumberChecks::default()
-            };
-            c.seal();
+            let mut c = number_checks([
+                (NumberKeyword::Minimum, bound(0)),
+                (NumberKeyword::ExclusiveMinimum, bound(1)),
+                (NumberKeyword::Maximum, bound(2)),
+                (NumberKeyword::ExclusiveMaximum, bound(3)),
+            ]);
             let b = c.float_bounds.expect("small bounds are exact");
             let x = match step { 0 => x, 1 => x.round(), _ => (x * 2.0).round() / 2.0 };
             proptest::prop_assert_eq!(b.admits(x), c.admits(&Num::Float(x)));
         }
     }
 
+    /// Sealed number checks of `keywords`, set in the order given.
+    fn number_checks<const N: usize>(keywords: [(NumberKeyword, Option<Num>); N]) -> NumberChecks {
+        let mut c = NumberChecks::default();
+        for (keyword, value) in keywords {
+            c.set(keyword, value);
+        }
+        c.seal();
+        c
+    }
+
+    #[test]
+    fn number_keywords_are_kept_in_order_once_each() {
+        let mut c = NumberChecks::default();
+        c.set(NumberKeyword::MultipleOf, Some(Num::Int(2)));
+        c.set(NumberKeyword::Minimum, Some(Num::Int(1)));
+        c.set(NumberKeyword::Minimum, Some(Num::Int(5)));
+        c.set(NumberKeyword::Maximum, Some(Num::Int(9)));
+        c.set(NumberKeyword::Maximum, None);
+        let kept: Vec<_> = c.keywords().iter().map(|(k, n)| (*k, n.to_string())).collect();
+        assert_eq!(kept, [(NumberKeyword::Minimum, "5".to_string()), (NumberKeyword::MultipleOf, "2".to_string())]);
+        assert_eq!(c.value(NumberKeyword::Minimum).map(Num::to_string).as_deref(), Some("5"));
+        assert_eq!(c.value(NumberKeyword::Maximum), None);
+    }
+
     #[test]
     fn float_bounds_need_exact_bounds_and_no_multiple() {
-        let mut c = NumberChecks { minimum: Some(Num::Int(1 << 60)), ..NumberChecks::default() };
-        c.seal();
+        let c = number_checks([(NumberKeyword::Minimum, Some(Num::Int(1 << 60)))]);
         assert_eq!(c.float_bounds, None);
-        let mut c =
-            NumberChecks { maximum: Some(Num::Int(3)), multiple_of: Some(Num::Int(2)), ..NumberChecks::default() };
-        c.seal();
+        let c = number_checks([
+            (NumberKeyword::Maximum, Some(Num::Int(3))),
+            (NumberKeyword::MultipleOf, Some(Num::Int(2))),
+        ]);
         assert_eq!(c.float_bounds, None);
-        let mut c = NumberChecks {
-            maximum: Some(Num::Int(3)),
-            exclusive_maximum: Some(Num::Int(3)),
-            ..NumberChecks::default()
-        };
-        c.seal();
+        let c = number_checks([
+            (NumberKeyword::ExclusiveMaximum, Some(Num::Int(3))),
+            (NumberKeyword::Maximum, Some(Num::Int(3))),
+        ]);
         let b = c.float_bounds.expect("exact");
         assert!(!b.admits(3.0) && b.admits(2.5));
     }

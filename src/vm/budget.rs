@@ -140,28 +140,6 @@ impl Meter {
         Meter::with(budget, stack_address(), deadline.map(|at| Deadline { at, reserve: 0 }))
     }
 
-    /// A template of the meters of `budget` for evaluations without a
-    /// deadline (a deadline is read when an evaluation starts:
-    /// [`Meter::new`]), its stack base still unset (which
-    /// [`Meter::restarted`] sets).
-    pub(crate) fn template(budget: &Budget) -> Meter {
-        Meter::with(budget, 0, None)
-    }
-
-    /// The fuel a [`Meter::template`] (or [`Meter::template_charged`])
-    /// starts with: all of the budget's when there is no deadline.
-    pub(crate) fn fuel(&self) -> u64 {
-        self.left
-    }
-
-    /// [`Meter::template`] with `units` charged already; `None` if
-    /// `budget` has less fuel.
-    pub(crate) fn template_charged(budget: &Budget, units: u64) -> Option<Meter> {
-        let mut meter = Meter::template(budget);
-        meter.left = meter.left.checked_sub(units)?;
-        Some(meter)
-    }
-
     /// The meter of `budget` measuring the stack from `stack_base`, due by
     /// `deadline`.
     #[inline(always)]
@@ -179,22 +157,21 @@ impl Meter {
         meter
     }
 
-    /// A fresh copy of this template (unused, or charged only by
-    /// [`Meter::template_charged`]) for an evaluation starting now (its
-    /// stack measured from here).
+    /// The meter of an evaluation under `budget`, which has no deadline,
+    /// starting now with `fuel` left (its stack measured from here): the
+    /// start of the boolean path, whose first charges are known before
+    /// any evaluation.
     #[inline(always)]
-    pub(crate) fn restarted(&self) -> Meter {
-        debug_assert!(self.deadline.is_none() && self.depth == 0);
-        // The fields every such meter has are written as constants, not
-        // copied: fewer loads on every evaluation's start.
+    pub(crate) fn started(budget: &Budget, fuel: u64) -> Meter {
+        debug_assert!(budget.deadline.is_none() && fuel <= budget.fuel);
         Meter {
-            left: self.left,
+            left: fuel,
             deadline: None,
             depth: 0,
             stack_base: stack_address(),
             stopped: None,
-            max_depth: self.max_depth,
-            max_stack: self.max_stack,
+            max_depth: budget.max_depth,
+            max_stack: budget.max_stack_bytes,
         }
     }
 

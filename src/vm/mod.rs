@@ -573,11 +573,11 @@ impl DynamicScope {
 #[derive(Debug, Clone)]
 pub(crate) struct QuietStart {
     root: QuietRoot,
-    /// The template of the meters of `budget` ([`Meter::template`]),
-    /// copied per evaluation (unused for [`QuietRoot::General`]). For an
-    /// [`QuietRoot::Object`] or [`QuietRoot::Array`] root, the root node's
-    /// entry is charged in it already.
-    meter: Meter,
+    /// The fuel each evaluation's meter starts with ([`Meter::started`];
+    /// unused for [`QuietRoot::General`]): the budget's, less the root
+    /// node's entry for an [`QuietRoot::Object`], [`QuietRoot::Array`] or
+    /// [`QuietRoot::Tuple`] root, which is charged once here.
+    fuel: u64,
 }
 
 /// What the root of a program does on the boolean path.
@@ -797,7 +797,7 @@ impl DirectRoot {
         // in the budget: neither its evaluation here nor the VM's (which
         // may skip some) runs out.
         let root = |check, cost: u64| {
-            let fuel = Meter::template_charged(budget, 1)?.fuel();
+            let fuel = budget.fuel.checked_sub(1)?;
             (cost <= fuel).then_some(DirectRoot { check, fuel, strict_integers })
         };
         let combine = |connective, list| {
@@ -821,7 +821,7 @@ impl DirectRoot {
             }
             _ => return None,
         };
-        let fuel = Meter::template_charged(budget, entry_fuel)?.fuel();
+        let fuel = budget.fuel.checked_sub(entry_fuel)?;
         Some(DirectRoot { check, fuel, strict_integers })
     }
 
@@ -868,17 +868,17 @@ impl QuietStart {
         let general = budget.deadline.is_some() || program.flags().uses_dynamic_scope;
         if general && matches!(root, QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Tuple(_) | QuietRoot::Node)
         {
-            return QuietStart { root: QuietRoot::General, meter: Meter::template(budget) };
+            return QuietStart { root: QuietRoot::General, fuel: budget.fuel };
         }
         if let QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Tuple(_) = root {
             // The unit the root's `Single` entry costs, charged once here,
             // not per evaluation. Without it, the general entry runs out.
-            if let Some(meter) = Meter::template_charged(budget, 1) {
-                return QuietStart { root, meter };
+            if let Some(fuel) = budget.fuel.checked_sub(1) {
+                return QuietStart { root, fuel };
             }
-            return QuietStart { root: QuietRoot::Node, meter: Meter::template(budget) };
+            return QuietStart { root: QuietRoot::Node, fuel: budget.fuel };
         }
-        QuietStart { root, meter: Meter::template(budget) }
+        QuietStart { root, fuel: budget.fuel }
     }
 
     /// Whether `instance` passes `program` within `budget` (running out
@@ -921,10 +921,10 @@ impl QuietStart {
     /// frame.
     #[inline]
     fn run(&self, program: &Program, formats: &CustomFormats, budget: &Budget, instance: &Value) -> bool {
-        // The meter is built in place in the VM, from the template. (The
-        // budget has no deadline and the program no dynamic scope: see
+        // The meter is built in place in the VM. (The budget has no
+        // deadline and the program no dynamic scope: see
         // [`QuietRoot::General`].)
-        let mut vm = Vm::<Fast>::with_meter(program, formats, budget, self.meter.restarted(), false);
+        let mut vm = Vm::<Fast>::with_meter(program, formats, budget, Meter::started(budget, self.fuel), false);
         let mut ev = Evaluated::default();
         // A root that is one object or array instruction (the usual shape
         // of a document's schema) runs it directly, without the node and

@@ -4,7 +4,7 @@
 use serde_json::{Number, Value};
 
 use schemavm_compiler::bytecode::{
-    ContentChecks, EnumId, EnumSet, FormatCheck, NumberChecks, Program, StringChecks, ValueId,
+    ContentChecks, EnumId, EnumSet, FormatCheck, NumberChecks, NumberKeyword, Program, StringChecks, ValueId,
 };
 use schemavm_compiler::number::Num;
 use schemavm_compiler::regex::Regex;
@@ -129,34 +129,43 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[cold]
     fn report_number(&mut self, c: &'p NumberChecks, n: &'v Number, x: &Num) -> Flow {
         debug_assert!(self.collecting());
-        let (min_kw, max_kw) =
-            if c.draft4_exclusive { ("minimum", "maximum") } else { ("exclusiveMinimum", "exclusiveMaximum") };
-        // Each bound on its own (not a loop over an array of them, which
-        // built all four first).
-        let mut valid = self.report_bound(c.minimum.as_ref(), "minimum", false, true, n, x);
-        valid &= self.report_bound(c.exclusive_minimum.as_ref(), min_kw, true, true, n, x);
-        valid &= self.report_bound(c.maximum.as_ref(), "maximum", false, false, n, x);
-        valid &= self.report_bound(c.exclusive_maximum.as_ref(), max_kw, true, false, n, x);
-        if let Some(divisor) = c.multiple_of.as_ref().filter(|d| !x.is_multiple_of(d)) {
-            valid = false;
-            self.report(&["multipleOf"], ErrorKind::MultipleOf { divisor: number_value(divisor) }, n);
+        let mut valid = true;
+        for (keyword, limit) in c.keywords() {
+            let (exclusive, lower) = match keyword {
+                NumberKeyword::Minimum => (false, true),
+                NumberKeyword::ExclusiveMinimum => (true, true),
+                NumberKeyword::Maximum => (false, false),
+                NumberKeyword::ExclusiveMaximum => (true, false),
+                NumberKeyword::MultipleOf => {
+                    if !x.is_multiple_of(limit) {
+                        valid = false;
+                        self.report(&["multipleOf"], ErrorKind::MultipleOf { divisor: number_value(limit) }, n);
+                    }
+                    continue;
+                }
+            };
+            let name = match (c.draft4_exclusive && exclusive, lower) {
+                (true, true) => "minimum",
+                (true, false) => "maximum",
+                (false, _) => keyword.name(),
+            };
+            valid &= self.report_bound(limit, name, exclusive, lower, n, x);
         }
         Ok(valid)
     }
 
     /// Whether `x` (the number `n`) meets one bound of
-    /// [`Vm::report_number`] (`None`: there is none), reporting it if not.
+    /// [`Vm::report_number`], reporting it under `keyword` if not.
     #[inline(always)]
     fn report_bound(
         &mut self,
-        limit: Option<&'p Num>,
+        limit: &'p Num,
         keyword: &'static str,
         exclusive: bool,
         lower: bool,
         n: &'v Number,
         x: &Num,
     ) -> bool {
-        let Some(limit) = limit else { return true };
         if meets_bound(x.compare(limit), lower, exclusive) {
             return true;
         }

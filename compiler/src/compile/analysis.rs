@@ -82,7 +82,7 @@ fn mark_alternative_masks(program: &mut Program) {
             *slot = AlternativeMasks::new(&types);
         }
     }
-    program.alternative_masks = masks;
+    program.alternative_masks = masks.into_boxed_slice();
 }
 
 /// The types of the values equal to `v` (both `number` and `integer`

@@ -219,7 +219,7 @@ pub(super) fn analyze(program: &mut Program, in_place: &Adjacency, limits: &Limi
         // that run again: memoized at most where recording memoizes.
         *quiet &= full;
     }
-    program.costs = costs;
+    program.costs = costs.into_boxed_slice();
     Ok(quiet)
 }
 

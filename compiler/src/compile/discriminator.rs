@@ -467,7 +467,7 @@ pub(super) fn find(program: &mut Program) {
             }
         }
     }
-    program.discriminators = found;
+    program.discriminators = found.into_boxed_slice();
 }
 
 /// Fills the [`Candidates::decisive`] node of each discriminator's
@@ -518,6 +518,7 @@ fn pin_all(program: &mut Program) {
     // discriminators at one large object.
     let mut room: usize = program.objects.iter().map(|o| o.entries.len()).sum();
     let mut copies: BTreeMap<(ObjectId, u32), ObjectId> = BTreeMap::new();
+    let mut made: Vec<ObjectChecks> = Vec::new();
     for (list, at, object, entry, counted) in wanted {
         let copy = match copies.entry((object, entry)) {
             btree_map::Entry::Occupied(seen) => *seen.get(),
@@ -525,13 +526,15 @@ fn pin_all(program: &mut Program) {
                 let Some(original) = program.objects.get(object.index()).filter(|o| o.entries.len() <= room) else {
                     continue;
                 };
-                let (mut checks, Ok(id)) = (original.clone(), u32::try_from(program.objects.len())) else { continue };
+                let (mut checks, Ok(id)) = (original.clone(), u32::try_from(program.objects.len() + made.len())) else {
+                    continue;
+                };
                 room -= checks.entries.len();
                 if let Some(e) = checks.entries.get_mut(entry as usize) {
                     e.check = QuickCheck::Valid;
                 }
                 checks.summarize_entries();
-                program.objects.push(checks);
+                made.push(checks);
                 *new.insert(ObjectId(id))
             }
         };
@@ -540,6 +543,11 @@ fn pin_all(program: &mut Program) {
         if let Some(slot) = slot {
             slot.pinned = Some(if counted { Decision::CountedObject(copy) } else { Decision::Object(copy) });
         }
+    }
+    if !made.is_empty() {
+        let mut objects = std::mem::take(&mut program.objects).into_vec();
+        objects.append(&mut made);
+        program.objects = objects.into_boxed_slice();
     }
 }
 

@@ -115,7 +115,7 @@ pub(crate) struct Lowerer<'a, 'o> {
     options: &'o CompileOptions,
     nodes: Vec<Node>,
     /// Each node's location (see [`Program::locations`]).
-    locations: NodeLocations,
+    locations: LocationWriter,
     code: Vec<Instr>,
     values: Vec<Value>,
     enums: Vec<EnumSet>,
@@ -158,7 +158,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             // A node per subschema, usually, and an instruction or two
             // each: sized once rather than grown.
             nodes: Vec::with_capacity(subschemas),
-            locations: NodeLocations::with_capacity(subschemas, location_bytes),
+            locations: LocationWriter::with_capacity(subschemas, location_bytes),
             code: Vec::with_capacity(subschemas),
             values: Vec::new(),
             enums: Vec::new(),
@@ -310,40 +310,40 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             });
         }
         let uses_dynamic_scope = !self.dynamic_refs.is_empty();
+        let mut annotations = self.annotations;
+        annotations.sort_unstable_by_key(|(id, _)| *id);
         let mut program = Program {
-            nodes: self.nodes,
-            locations: self.locations,
-            code: self.code,
+            nodes: self.nodes.into_boxed_slice(),
+            locations: self.locations.finish(),
+            code: self.code.into_boxed_slice(),
             root,
-            values: self.values,
-            enums: self.enums,
-            numbers: self.numbers,
-            strings: self.strings,
-            arrays: self.arrays,
-            objects: self.objects,
-            // Each list as is until the node entries say which of its
-            // nodes only forward (`analysis::set_entries`).
-            quick_lists: self.lists.clone(),
-            lists: self.lists,
-            conds: self.conds,
-            dynamic_refs: self.dynamic_refs,
-            contents: self.contents,
-            regexes: self.regexes,
-            annotations: {
-                let mut a = self.annotations;
-                a.sort_unstable_by_key(|(id, _)| *id);
-                a
-            },
-            resources,
             flags: ProgramFlags {
                 uses_dynamic_scope,
                 strict_integers: self.strict_integers,
                 draft: self.registry.root_dialect().draft,
             },
-            costs: Vec::new(),
-            discriminators: Vec::new(),
-            alternative_masks: Vec::new(),
-            type_switches: Vec::new(),
+            values: self.values.into_boxed_slice(),
+            enums: self.enums.into_boxed_slice(),
+            numbers: self.numbers.into_boxed_slice(),
+            strings: self.strings.into_boxed_slice(),
+            arrays: self.arrays.into_boxed_slice(),
+            objects: self.objects.into_boxed_slice(),
+            // Each list as is until the node entries say which of its
+            // nodes only forward (`analysis::set_entries`).
+            quick_lists: self.lists.clone().into_boxed_slice(),
+            lists: self.lists.into_boxed_slice(),
+            resources: resources.into_boxed_slice(),
+            costs: Box::default(),
+            discriminators: Box::default(),
+            alternative_masks: Box::default(),
+            type_switches: Box::default(),
+            rare: Some(Box::new(RareTables {
+                conds: self.conds.into_boxed_slice(),
+                dynamic_refs: self.dynamic_refs.into_boxed_slice(),
+                contents: self.contents.into_boxed_slice(),
+                regexes: self.regexes.into_boxed_slice(),
+                annotations: annotations.into_boxed_slice(),
+            })),
         };
         let limits = &self.options.limits;
         if program.code.len() > limits.max_instructions {
@@ -367,7 +367,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         analysis::set_entries(&mut program, &quiet_memo);
         analysis::plan_items(&mut program);
         discriminator::settle_all(&mut program);
-        program.shrink_to_fit();
+        program.drop_empty_tables();
         Ok(program)
     }
 

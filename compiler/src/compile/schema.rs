@@ -362,9 +362,9 @@ impl<'a> Lowerer<'a, '_> {
                 }
             }
         };
-        c.minimum = num(Kw::Minimum)?;
-        c.maximum = num(Kw::Maximum)?;
-        if k.draft() == Draft::Draft4 {
+        let mut minimum = num(Kw::Minimum)?;
+        let mut maximum = num(Kw::Maximum)?;
+        let (exclusive_minimum, exclusive_maximum) = if k.draft() == Draft::Draft4 {
             let flag = |kw: Kw| -> Result<bool, CompileError> {
                 match k.get(kw) {
                     None => Ok(false),
@@ -372,20 +372,15 @@ impl<'a> Lowerer<'a, '_> {
                     Some(_) => Err(invalid(self.at(k.info, kw.name()), kw.name(), "a boolean (draft-04)")),
                 }
             };
-            if flag(Kw::ExclusiveMinimum)? {
-                c.exclusive_minimum = c.minimum.take();
-                c.draft4_exclusive = true;
-            }
-            if flag(Kw::ExclusiveMaximum)? {
-                c.exclusive_maximum = c.maximum.take();
-                c.draft4_exclusive = true;
-            }
+            let exclusive_minimum = if flag(Kw::ExclusiveMinimum)? { minimum.take() } else { None };
+            let exclusive_maximum = if flag(Kw::ExclusiveMaximum)? { maximum.take() } else { None };
+            c.draft4_exclusive = exclusive_minimum.is_some() || exclusive_maximum.is_some();
+            (exclusive_minimum, exclusive_maximum)
         } else {
-            c.exclusive_minimum = num(Kw::ExclusiveMinimum)?;
-            c.exclusive_maximum = num(Kw::ExclusiveMaximum)?;
-        }
-        c.multiple_of = num(Kw::MultipleOf)?;
-        if let Some(m) = &c.multiple_of {
+            (num(Kw::ExclusiveMinimum)?, num(Kw::ExclusiveMaximum)?)
+        };
+        let multiple_of = num(Kw::MultipleOf)?;
+        if let Some(m) = &multiple_of {
             if m.compare(&Num::Int(0)).is_le() {
                 return Err(invalid(self.at(k.info, "multipleOf"), "multipleOf", "a number greater than 0"));
             }
@@ -397,12 +392,13 @@ impl<'a> Lowerer<'a, '_> {
                 ));
             }
         }
-        if c.minimum.is_some()
-            || c.maximum.is_some()
-            || c.exclusive_minimum.is_some()
-            || c.exclusive_maximum.is_some()
-            || c.multiple_of.is_some()
-        {
+        let values = [minimum, exclusive_minimum, maximum, exclusive_maximum, multiple_of];
+        for (keyword, value) in NumberKeyword::ALL.into_iter().zip(values) {
+            if value.is_some() {
+                c.set(keyword, value);
+            }
+        }
+        if !c.keywords().is_empty() {
             let id = NumberId(u32::try_from(self.numbers.len()).map_err(|_| internal("numbers"))?);
             c.seal();
             self.numbers.push(c);
