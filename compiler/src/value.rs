@@ -584,9 +584,10 @@ pub fn depth_at_most(value: &Value, limit: usize) -> usize {
 pub(crate) fn shape_at_most(value: &Value, limit: usize) -> (usize, usize) {
     let nested = |x: &&Value| x.is_array() || x.is_object();
     // Only containers are stacked: a container's children, scalars
-    // included, are one level deeper than it.
-    let mut stack: Vec<(&Value, usize)> = Vec::with_capacity(64);
-    stack.push((value, 0));
+    // included, are one level deeper than it. (Grown as needed: most
+    // schemas are small, and a large first allocation costs a small
+    // schema's compile more than the growth costs a large one's.)
+    let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
     let mut max = 0;
     let mut containers = 0;
     while let Some((v, d)) = stack.pop() {

@@ -59,9 +59,15 @@ pub(super) fn check_and_flag(program: &mut Program, in_place: &Adjacency) -> Res
             node.flags.insert(NodeFlags::ALWAYS_INVALID);
         }
     }
-    find_unguarded_cycle(program, in_place)?;
+    // Nodes apply other nodes through references, or apply their own
+    // subschemas: without references, the program's graph is its schema
+    // tree, with no cycle to look for.
+    let acyclic = !program.code.iter().any(|i| matches!(i, Instr::Ref(_) | Instr::DynamicRef(_)));
+    if !acyclic {
+        find_unguarded_cycle(program, in_place)?;
+    }
     mark_cheap(program);
-    mark_bounded(program);
+    mark_bounded(program, acyclic);
     mark_admitted_types(program);
     mark_alternative_masks(program);
     Ok(())
@@ -478,8 +484,14 @@ fn all_successors(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
 
 /// Flags nodes from which no cycle of the program is reachable
 /// ([`NodeFlags::BOUNDED`]): their evaluation nests at most as deep as the
-/// schema, whatever the instance.
-fn mark_bounded(program: &mut Program) {
+/// schema, whatever the instance. Every node is, in an `acyclic` program.
+fn mark_bounded(program: &mut Program, acyclic: bool) {
+    if acyclic {
+        for node in &mut program.nodes {
+            node.flags.insert(NodeFlags::BOUNDED);
+        }
+        return;
+    }
     let successors = Adjacency::new(program, all_successors);
     let unbounded = Components::new(program.nodes.len(), &successors).reaching_cycles();
     for (node, u) in program.nodes.iter_mut().zip(unbounded) {
