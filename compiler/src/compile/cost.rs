@@ -178,8 +178,7 @@ pub(super) fn analyze(program: &mut Program, in_place: &Adjacency, limits: &Limi
     let mut memo = Memoized { full: vec![false; n], quiet: vec![false; n] };
     let mut costs = vec![NodeCost::default(); n];
     let graph = Graph::new(program, in_place);
-    let cheap = program.nodes.iter().map(|node| node.flags.contains(NodeFlags::CHEAP)).collect();
-    let mut walk = Walk::new(&graph, n, cheap, limits.max_analysis_work);
+    let mut walk = Walk::new(limits.max_analysis_work);
     let mut walked: Vec<Option<NodeCost>> = vec![None; n];
     let mut by_shape: HashMap<Shape, NodeCost, ValueState> = HashMap::default();
     for entry in entries(program, &graph) {
@@ -209,6 +208,7 @@ pub(super) fn analyze(program: &mut Program, in_place: &Adjacency, limits: &Limi
         }
         check(program, entry, cost, limits)?;
     }
+    walk.retire();
     let Memoized { full, mut quiet } = memo;
     for ((node, full), quiet) in program.nodes.iter_mut().zip(full).zip(quiet.iter_mut()) {
         let full = full && !node.flags.contains(NodeFlags::ALWAYS_VALID);
@@ -235,18 +235,23 @@ fn walk_entry(
     limits: &Limits,
 ) -> Result<NodeCost, CompileError> {
     let too_much = |w| limit(program, entry, "max_analysis_work", w, limits.max_analysis_work);
-    if graph.successors(entry).is_empty() && graph.edges(entry).is_empty() {
-        // A leaf (most entries of a large schema): its location is itself,
-        // evaluated once, reaching nothing. The walk would find that for
-        // one unit of work, and set up and clear its tables to do so.
-        walk.work = walk.work.saturating_add(1);
-        if walk.work > walk.max_work {
-            return Err(too_much(walk.work));
+    if graph.successors(entry).is_empty() && !landings_may_coincide(program, graph, entry) {
+        // An entry applying nothing in place, no two of whose applications
+        // to children can land on one child (most entries of a large
+        // schema, leaves among them): its location is itself, evaluated
+        // once, and each child it reaches is reached once. The walk would
+        // find that for a unit of work, and two per application (landing
+        // and grouping it), and set up and clear its tables to do so. (Past
+        // the budget, the walk reports where it ran out.)
+        let work = (graph.edges(entry).len() as u64).saturating_mul(2).saturating_add(1);
+        if work <= walk.max_work.saturating_sub(walk.work) {
+            walk.work += work;
+            let cost = NodeCost { fan_out: 1, unmemoized_fan_out: 1, in_place_depth: 0 };
+            check(program, entry, cost, limits)?;
+            return Ok(cost);
         }
-        let cost = NodeCost { fan_out: 1, unmemoized_fan_out: 1, in_place_depth: 0 };
-        check(program, entry, cost, limits)?;
-        return Ok(cost);
     }
+    walk.prepare(program, graph);
     let mut landings = std::mem::take(&mut walk.landings);
     landings.clear();
     let cost = walk.location(graph, &[(entry, Weight::ONE)], &[], memo, Some(&mut landings)).map_err(too_much)?;
@@ -259,6 +264,28 @@ fn walk_entry(
     }
     walk.spare_groups = groups;
     Ok(cost)
+}
+
+/// Whether two of the applications of `id` to children may land on one
+/// child (see [`coinciding_groups`]): two wildcards of a kind, a wildcard
+/// and a named child of its kind, or named children of two instructions
+/// (one instruction names each child once).
+fn landings_may_coincide(program: &Program, graph: &Graph<'_>, id: NodeId) -> bool {
+    // Per kind (keys, items): wildcards, and named children.
+    let (mut wildcards, mut named) = ([0usize; 2], [0usize; 2]);
+    for (child, _) in graph.edges(id) {
+        let (count, kind) = match child {
+            Child::AnyKey => (&mut wildcards, 0),
+            Child::AnyItem => (&mut wildcards, 1),
+            Child::Key(_) => (&mut named, 0),
+            Child::Index(_) => (&mut named, 1),
+        };
+        if let Some(c) = count.get_mut(kind) {
+            *c += 1;
+        }
+    }
+    let naming = program.code(id).iter().filter(|i| matches!(i, Instr::Object(_) | Instr::Array(_))).count();
+    naming > 1 || wildcards.iter().zip(named).any(|(&w, n)| w > 1 || (w == 1 && n > 0))
 }
 
 /// Follows `id` through nodes whose only instruction is a `$ref`: the
@@ -1157,6 +1184,8 @@ struct Memoized {
 struct Walk {
     work: u64,
     max_work: u64,
+    /// Whether the tables are set for the program analysed.
+    prepared: bool,
     marks: Vec<Mark>,
     /// Nodes whose marks are set.
     touched: Vec<NodeId>,
@@ -1189,38 +1218,88 @@ struct Walk {
     spare_groups: Groups,
 }
 
+/// Walks whose tables hold more nodes than this are dropped rather than
+/// kept for the thread's next analysis.
+const KEPT_WALK_NODES: usize = 1 << 12;
+
+thread_local! {
+    /// The last analysis's walk, its buffers kept for the next one: an
+    /// analysis of a small schema otherwise spends much of its time
+    /// allocating and freeing them.
+    static SPARE_WALK: std::cell::Cell<Option<Box<Walk>>> = const { std::cell::Cell::new(None) };
+}
+
 impl Walk {
-    fn new(graph: &Graph<'_>, nodes: usize, cheap: Vec<bool>, max_work: u64) -> Walk {
-        let mut lone: Vec<bool> = (0..nodes)
-            .map(|i| {
-                let id = NodeId(i as u32);
-                graph.successors(id).is_empty() && graph.edges(id).is_empty()
-            })
-            .collect();
-        for i in 0..nodes {
-            for s in graph.successors(NodeId(i as u32)) {
-                if let Some(l) = lone.get_mut(s.index()) {
-                    *l = false;
-                }
-            }
+    /// A walk with no work done and its tables not yet sized
+    /// ([`Walk::prepare`]): a program none of whose entries needs walking
+    /// (see [`walk_entry`]) never needs them. Reuses the thread's spare walk's buffers, if it has one.
+    fn new(max_work: u64) -> Box<Walk> {
+        if let Some(mut walk) = SPARE_WALK.with(std::cell::Cell::take) {
+            walk.work = 0;
+            walk.max_work = max_work;
+            walk.prepared = false;
+            return walk;
         }
-        Walk {
+        Box::new(Walk {
             work: 0,
             max_work,
-            marks: vec![Mark::default(); nodes],
-            // A location's closure holds at most every node: sized once.
-            touched: Vec::with_capacity(nodes),
-            root_at: vec![usize::MAX; nodes],
-            child_rank: vec![usize::MAX; graph.children],
-            lone,
-            cheap,
-            wild: vec![None; nodes],
-            order: Vec::with_capacity(nodes),
-            stack: Vec::with_capacity(nodes),
+            prepared: false,
+            marks: Vec::new(),
+            touched: Vec::new(),
+            root_at: Vec::new(),
+            child_rank: Vec::new(),
+            lone: Vec::new(),
+            cheap: Vec::new(),
+            wild: Vec::new(),
+            order: Vec::new(),
+            stack: Vec::new(),
             landings: Vec::new(),
             scratch: GroupScratch::default(),
             spare_groups: Groups::default(),
+        })
+    }
+
+    /// Keeps this walk's buffers for the thread's next analysis, unless
+    /// they are large.
+    fn retire(self: Box<Walk>) {
+        if self.marks.capacity() <= KEPT_WALK_NODES && self.child_rank.capacity() <= KEPT_WALK_NODES {
+            SPARE_WALK.with(|spare| spare.set(Some(self)));
         }
+    }
+
+    /// Sizes and sets the per-node tables for `program`, before its first
+    /// location (once: they are reused from then on).
+    fn prepare(&mut self, program: &Program, graph: &Graph<'_>) {
+        if self.prepared {
+            return;
+        }
+        self.prepared = true;
+        let nodes = program.nodes.len();
+        let ids = (0..nodes).map(|i| NodeId(i as u32));
+        self.lone.clear();
+        self.lone.extend(ids.clone().map(|id| graph.successors(id).is_empty() && graph.edges(id).is_empty()));
+        for s in ids.flat_map(|id| graph.successors(id)) {
+            if let Some(l) = self.lone.get_mut(s.index()) {
+                *l = false;
+            }
+        }
+        self.marks.clear();
+        self.marks.resize(nodes, Mark::default());
+        for (table, len) in [(&mut self.root_at, nodes), (&mut self.child_rank, graph.children)] {
+            table.clear();
+            table.resize(len, usize::MAX);
+        }
+        self.cheap.clear();
+        self.cheap.extend(program.nodes.iter().map(|node| node.flags.contains(NodeFlags::CHEAP)));
+        self.wild.clear();
+        self.wild.resize(nodes, None);
+        // A location's closure holds at most every node: sized once.
+        for buffer in [&mut self.touched, &mut self.order] {
+            buffer.clear();
+            buffer.reserve(nodes);
+        }
+        self.stack.clear();
+        self.stack.reserve(nodes);
     }
 
     /// Whether `id`, reached by `paths` paths at one location, runs again
@@ -1599,8 +1678,8 @@ mod tests {
         assert!(flat.len() >= 4 && flat.iter().any(|(id, _)| !graph.edges(*id).is_empty()));
         let (roots, leaves) = flat.split_at(flat.len() - 1);
         let run = |searched: bool, max_work: u64| {
-            let cheap = program.nodes.iter().map(|n| n.flags.contains(NodeFlags::CHEAP)).collect();
-            let mut walk = Walk::new(&graph, n, cheap, max_work);
+            let mut walk = Walk::new(max_work);
+            walk.prepare(&program, &graph);
             let mut memo = Memoized { full: vec![false; n], quiet: vec![false; n] };
             let mut landings = Vec::new();
             let cost = if searched {
