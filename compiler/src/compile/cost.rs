@@ -186,7 +186,7 @@ pub(super) fn analyze(program: &mut Program, in_place: &Adjacency, limits: &Limi
         let target_cost = match walked.get(target.index()).copied().flatten() {
             Some(c) => c,
             None => {
-                let mut walked_now = || walk_entry(program, &graph, &mut walk, target, &mut memo, limits);
+                let mut walked_now = || walk_entry(program, &graph, &mut walk, (target, true), &mut memo, limits);
                 let c = match graph.shape(target).map(|shape| by_shape.entry(shape)) {
                     Some(hash_map::Entry::Occupied(seen)) => *seen.get(),
                     Some(hash_map::Entry::Vacant(new)) => *new.insert(walked_now()?),
@@ -225,17 +225,18 @@ pub(super) fn analyze(program: &mut Program, in_place: &Adjacency, limits: &Limi
 
 /// The location of one entry and of the children several of its
 /// applications reach (evaluated as one location, so nodes reached twice
-/// there are memoized too). Returns the entry's cost.
+/// there are memoized too). Returns the entry's cost. An entry that
+/// cannot need the walk skips it if `may_skip` (always, but in a test
+/// comparing both ways).
 fn walk_entry(
     program: &Program,
     graph: &Graph<'_>,
     walk: &mut Walk,
-    entry: NodeId,
+    (entry, may_skip): (NodeId, bool),
     memo: &mut Memoized,
     limits: &Limits,
 ) -> Result<NodeCost, CompileError> {
-    let too_much = |w| limit(program, entry, "max_analysis_work", w, limits.max_analysis_work);
-    if graph.successors(entry).is_empty() && !landings_may_coincide(program, graph, entry) {
+    if may_skip && graph.successors(entry).is_empty() && !landings_may_coincide(program, graph, entry) {
         // An entry applying nothing in place, no two of whose applications
         // to children can land on one child (most entries of a large
         // schema, leaves among them): its location is itself, evaluated
@@ -243,14 +244,14 @@ fn walk_entry(
         // find that for a unit of work, and two per application (landing
         // and grouping it), and set up and clear its tables to do so. (Past
         // the budget, the walk reports where it ran out.)
-        let work = (graph.edges(entry).len() as u64).saturating_mul(2).saturating_add(1);
+        let work = unwalked_work(graph, entry);
         if work <= walk.max_work.saturating_sub(walk.work) {
             walk.work += work;
-            let cost = NodeCost { fan_out: 1, unmemoized_fan_out: 1, in_place_depth: 0 };
-            check(program, entry, cost, limits)?;
-            return Ok(cost);
+            check(program, entry, UNWALKED_COST, limits)?;
+            return Ok(UNWALKED_COST);
         }
     }
+    let too_much = |w| limit(program, entry, "max_analysis_work", w, limits.max_analysis_work);
     walk.prepare(program, graph);
     let mut landings = std::mem::take(&mut walk.landings);
     landings.clear();
@@ -264,6 +265,16 @@ fn walk_entry(
     }
     walk.spare_groups = groups;
     Ok(cost)
+}
+
+/// The cost of an entry that skips the walk ([`walk_entry`]): itself,
+/// once.
+const UNWALKED_COST: NodeCost = NodeCost { fan_out: 1, unmemoized_fan_out: 1, in_place_depth: 0 };
+
+/// The work the walk of an entry that skips it would do: a unit for the
+/// entry, two per application to a child.
+fn unwalked_work(graph: &Graph<'_>, entry: NodeId) -> u64 {
+    (graph.edges(entry).len() as u64).saturating_mul(2).saturating_add(1)
 }
 
 /// Whether two of the applications of `id` to children may land on one
@@ -1533,7 +1544,10 @@ impl Walk {
 mod tests {
     use serde_json::json;
 
-    use super::{Graph, MAX_UNSHARED_PATHS, Memoized, Owner, Root, Walk, Weight, owned_by, place_runs};
+    use super::{
+        Graph, MAX_UNSHARED_PATHS, Memoized, Owner, Root, UNWALKED_COST, Walk, Weight, entries, landings_may_coincide,
+        owned_by, place_runs, unwalked_work, walk_entry,
+    };
     use crate::bytecode::{ListId, NodeFlags, NodeId};
     use crate::compile::analysis::Adjacency;
     use crate::{CompileErrorKind, CompileOptions, Limits, compile};
@@ -1703,6 +1717,45 @@ mod tests {
             let (searched, flat) = (run(true, max_work), run(false, max_work));
             assert_eq!((&searched.0, searched.1), (&flat.0, flat.1), "max_work {max_work}");
         }
+    }
+
+    /// An entry that skips the walk costs what the walk finds, for the
+    /// work the walk does, and memoizes nothing (as the walk would not).
+    #[test]
+    fn entries_that_skip_the_walk_cost_what_the_walk_finds() {
+        let schemas = [
+            json!({"properties": {"a": {"type": "string"}, "b": {"items": {"minimum": 1}}}, "required": ["a"]}),
+            json!({"prefixItems": [{}, {"type": "integer"}], "items": {"type": "string"}}),
+            json!({"patternProperties": {"^x": {"type": "string"}}, "properties": {"y": {}}}),
+            json!({"additionalProperties": {"type": "string"}, "properties": {"a": {"minimum": 2}}}),
+            json!({"contains": {"const": 1}, "items": {"type": "number"}}),
+            json!({"propertyNames": {"maxLength": 3}, "dependentSchemas": {"a": {"required": ["b"]}}}),
+            json!({"anyOf": [{"properties": {"a": {}}}, {"items": {"enum": [1]}}], "not": {"type": "null"}}),
+            json!({"$defs": {"n": {"properties": {"next": {"$ref": "#/$defs/n"}}}}, "$ref": "#/$defs/n"}),
+            json!({"if": {"properties": {"k": {"const": 1}}}, "then": {"required": ["v"]}, "else": {"items": {}}}),
+        ];
+        let mut skipped = 0;
+        for schema in schemas {
+            let program = compile(&schema, &CompileOptions::default()).unwrap();
+            let in_place = Adjacency::in_place(&program);
+            let graph = Graph::new(&program, &in_place);
+            let n = program.nodes.len();
+            for entry in entries(&program, &graph) {
+                if !graph.successors(entry).is_empty() || landings_may_coincide(&program, &graph, entry) {
+                    continue;
+                }
+                skipped += 1;
+                let mut walk = Walk::new(u64::MAX);
+                let mut memo = Memoized { full: vec![false; n], quiet: vec![false; n] };
+                let cost =
+                    walk_entry(&program, &graph, &mut walk, (entry, false), &mut memo, &Limits::default()).unwrap();
+                let at = program.location(entry);
+                assert_eq!(cost, UNWALKED_COST, "{at}");
+                assert_eq!(walk.work, unwalked_work(&graph, entry), "{at}");
+                assert!(!memo.full.contains(&true) && !memo.quiet.contains(&true), "{at}");
+            }
+        }
+        assert!(skipped >= 15, "{skipped}");
     }
 
     /// A definition applied twice at one location is memoized; the
