@@ -926,7 +926,8 @@ fn tagged_variants_still_count_depth() {
 }
 
 /// A root whose one instruction needs no VM (number, string, `enum` or
-/// `const` checks, object checks of sizes and `required` only, `allOf`,
+/// `const` checks, object checks of sizes and `required` only, array
+/// checks of bounds and a fused items plan, `allOf`,
 /// `anyOf`, `oneOf` or `not` of at most four such leaves) is checked
 /// without one on the boolean path: its verdicts, and where its fuel runs
 /// out, are those of the VM.
@@ -1006,6 +1007,22 @@ fn scalar_roots_agree_with_the_vm_under_every_budget() {
             json!({"required": ["k0", "k13"]}),
             vec![json!((0..14).map(|i| (format!("k{i}"), json!(i))).collect::<serde_json::Map<_, _>>())],
         ),
+        (
+            json!({"items": {"type": "integer"}}),
+            vec![json!([1, 2, 3]), json!([1, 2, "x"]), json!([1.0, 2.5]), json!([]), json!((0..9).collect::<Vec<_>>())],
+        ),
+        (json!({"$schema": draft4, "items": {"type": "integer"}}), vec![json!([1, 2]), json!([1.0]), json!({})]),
+        (
+            json!({"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 6}),
+            vec![json!([1, 2.5, 3]), json!([1]), json!([1, 2, 3, 4, 5, 6, 7]), json!(["a", 1]), json!("a")],
+        ),
+        (
+            json!({"items": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 3}}),
+            vec![json!([[1, 2], [3, 4, 5]]), json!([[1, 2], [3]]), json!([[1, "x"]]), json!([[1, 2], [3, 4], [5, 6]])],
+        ),
+        (json!({"items": {"type": "string"}, "maxItems": 4}), vec![json!(["a", "b"]), json!(["a", 1]), json!(null)]),
+        (json!({"items": false}), vec![json!([]), json!([1]), json!(1)]),
+        (json!({"minItems": 2, "items": true}), vec![json!([1, 2]), json!([1]), json!({"a": 1})]),
     ];
     for (schema, instances) in &cases {
         for fuel in 0..8 {

@@ -7,6 +7,7 @@ use schemavm_compiler::bytecode::{ArrayChecks, ItemsPlan, NodeFlags, NodeId};
 use schemavm_compiler::hash::{IdMap, ValueState};
 use schemavm_compiler::value::{self, JsonType, TypeSet};
 
+use super::budget::Fuel;
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Stop, Vm};
 use crate::error::ErrorKind;
 
@@ -79,6 +80,65 @@ fn arrays_of_with<const PAIRS: bool>(
 
 /// Up to this many items, duplicates are found by pairwise comparison.
 const PAIRWISE_MAX: usize = 16;
+
+/// Runs the fused items loop of `plan` on `items`, its fuel charged to
+/// `fuel`; `None` if the plan is the general one.
+#[inline]
+fn run_plan(plan: ItemsPlan, items: &[Value], strict: bool, fuel: &mut impl Fuel) -> Result<Option<bool>, Stop> {
+    match plan {
+        ItemsPlan::General => Ok(None),
+        ItemsPlan::AllPass => Ok(Some(true)),
+        ItemsPlan::NonePass => Ok(Some(items.is_empty())),
+        ItemsPlan::Types(types) => {
+            fuel.charge(items.len() as u64)?;
+            Ok(Some(match Kind::of(types) {
+                Kind::Numbers => items.iter().all(Value::is_number),
+                Kind::Strings => items.iter().all(Value::is_string),
+                Kind::Mixed => items.iter().all(|item| types.admits(item, strict)),
+            }))
+        }
+        ItemsPlan::ArraysOfTypes { min, max, types } => {
+            let (valid, total) = match Kind::of(types) {
+                Kind::Numbers => arrays_of(items, min, max, Value::is_number),
+                Kind::Strings => arrays_of(items, min, max, Value::is_string),
+                Kind::Mixed => arrays_of(items, min, max, |x| types.admits(x, strict)),
+            };
+            if valid {
+                fuel.charge(total)?;
+            }
+            Ok(Some(valid))
+        }
+    }
+}
+
+/// Whether array checks `c` are decided without a VM on the boolean
+/// path: bounds, and items (if any) under a fused [`ItemsPlan`]; no
+/// prefix, `contains` or `uniqueItems`.
+pub(super) fn plan_only(c: &ArrayChecks) -> bool {
+    c.prefix.is_empty()
+        && c.contains.is_none()
+        && !c.unique_items
+        && (c.rest.is_none() || c.rest_plan != ItemsPlan::General)
+}
+
+/// Whether `v` passes array checks `c` that are [`plan_only`], nothing
+/// recorded: a value of another kind by the fused `type`, an array by
+/// its bounds and its items' plan, charged as [`Vm::uniform_items`]
+/// charges.
+pub(super) fn plan_passes(c: &ArrayChecks, v: &Value, strict: bool, fuel: &mut impl Fuel) -> Flow {
+    let Value::Array(items) = v else {
+        return Ok(c.type_fused.is_none_or(|types| types.admits(v, strict)));
+    };
+    let len = items.len() as u64;
+    if c.min_items.is_some_and(|min| len < min) || c.max_items.is_some_and(|max| len > max) {
+        return Ok(false);
+    }
+    match c.rest {
+        // (Never the general plan: see `plan_only`.)
+        Some(_) => Ok(run_plan(c.rest_plan, items, strict, fuel)?.unwrap_or(false)),
+        None => Ok(true),
+    }
+}
 
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// The array keywords when nothing is recorded or tracked and every
@@ -247,32 +307,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// Runs a fused items loop; `None` if the plan is the general one.
     #[inline]
     fn planned_items(&mut self, plan: ItemsPlan, items: Option<&'v [Value]>) -> Result<Option<bool>, Stop> {
-        let items = items.unwrap_or_default();
-        let strict = self.strict_integers;
-        match plan {
-            ItemsPlan::General => Ok(None),
-            ItemsPlan::AllPass => Ok(Some(true)),
-            ItemsPlan::NonePass => Ok(Some(items.is_empty())),
-            ItemsPlan::Types(types) => {
-                self.meter.charge(items.len() as u64)?;
-                Ok(Some(match Kind::of(types) {
-                    Kind::Numbers => items.iter().all(Value::is_number),
-                    Kind::Strings => items.iter().all(Value::is_string),
-                    Kind::Mixed => items.iter().all(|item| types.admits(item, strict)),
-                }))
-            }
-            ItemsPlan::ArraysOfTypes { min, max, types } => {
-                let (valid, total) = match Kind::of(types) {
-                    Kind::Numbers => arrays_of(items, min, max, Value::is_number),
-                    Kind::Strings => arrays_of(items, min, max, Value::is_string),
-                    Kind::Mixed => arrays_of(items, min, max, |x| types.admits(x, strict)),
-                };
-                if valid {
-                    self.meter.charge(total)?;
-                }
-                Ok(Some(valid))
-            }
-        }
+        run_plan(plan, items.unwrap_or_default(), self.strict_integers, &mut self.meter)
     }
 
     /// Validates `items[start..]` against `rest` (reported under `keyword`).

@@ -636,6 +636,8 @@ enum DirectCheck {
     Const(ValueId),
     /// Object checks that are [counts only](object::counts_only).
     ObjectCounts(ObjectId),
+    /// Array checks that are [a plan only](array::plan_only).
+    ArrayPlan(ArrayId),
     /// `allOf`, `anyOf` or `oneOf` of [`Leaves`].
     Combine(Connective, Leaves),
     /// `not` of a [`Leaf`].
@@ -812,6 +814,9 @@ impl DirectRoot {
             (Entry::Single, &[Instr::Object(id)]) if object::counts_only(program.object(id)) => {
                 (DirectCheck::ObjectCounts(id), 1)
             }
+            (Entry::Single, &[Instr::Array(id)]) if array::plan_only(program.array(id)) => {
+                (DirectCheck::ArrayPlan(id), 1)
+            }
             (Entry::Single | Entry::Direct, &[Instr::AllOf(list)]) => return combine(Connective::All, list),
             (Entry::Single | Entry::Direct, &[Instr::AnyOf(list)]) => return combine(Connective::Any, list),
             (Entry::Single | Entry::Direct, &[Instr::OneOf(list)]) => return combine(Connective::One, list),
@@ -839,6 +844,7 @@ impl DirectRoot {
             DirectCheck::Enum(id) => scalar::enum_passes(program.enum_set(id), v, self.strict_integers, fuel),
             DirectCheck::Const(id) => scalar::const_passes(program.value(id), v, fuel),
             DirectCheck::ObjectCounts(id) => object::counts_pass(program.object(id), v, self.strict_integers, fuel),
+            DirectCheck::ArrayPlan(id) => array::plan_passes(program.array(id), v, self.strict_integers, fuel),
             DirectCheck::Combine(connective, leaves) => leaves.pass(connective, program, v, self.strict_integers, fuel),
             DirectCheck::Not(leaf) => leaf.passes(program, v, self.strict_integers, fuel).map(|passed| !passed),
         };
