@@ -3,7 +3,7 @@
 use serde_json::Value;
 use smallvec::SmallVec;
 
-use schemavm_compiler::bytecode::{ArrayChecks, ItemsPlan, NodeFlags, NodeId};
+use schemavm_compiler::bytecode::{ArrayChecks, Contains, ItemsPlan, NodeFlags, NodeId};
 use schemavm_compiler::hash::{IdMap, ValueState};
 use schemavm_compiler::value::{self, JsonType, TypeSet};
 
@@ -111,6 +111,23 @@ fn run_plan(plan: ItemsPlan, items: &[Value], strict: bool, fuel: &mut impl Fuel
     }
 }
 
+/// Whether `items` meet `minItems` and `maxItems`.
+#[inline(always)]
+pub(super) fn within_bounds(c: &ArrayChecks, items: &[Value]) -> bool {
+    let len = items.len() as u64;
+    c.min_items.is_none_or(|min| len >= min) && c.max_items.is_none_or(|max| len <= max)
+}
+
+/// Whether `count` items matching `contains` decide it: enough of them
+/// with no `maxContains`, or more than it allows.
+#[inline(always)]
+pub(super) fn contains_decided(contains: &Contains, count: u64) -> bool {
+    match contains.max {
+        None => count >= contains.min,
+        Some(max) => count > max,
+    }
+}
+
 /// Whether array checks `c` are decided without a VM on the boolean
 /// path: bounds, and items (if any) under a fused [`ItemsPlan`]; no
 /// prefix, `contains` or `uniqueItems`.
@@ -129,8 +146,7 @@ pub(super) fn plan_passes(c: &ArrayChecks, v: &Value, strict: bool, fuel: &mut i
     let Value::Array(items) = v else {
         return Ok(c.type_fused.is_none_or(|types| types.admits(v, strict)));
     };
-    let len = items.len() as u64;
-    if c.min_items.is_some_and(|min| len < min) || c.max_items.is_some_and(|max| len > max) {
+    if !within_bounds(c, items) {
         return Ok(false);
     }
     match c.rest {
@@ -146,8 +162,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// the items, `uniqueItems`.
     #[inline(always)]
     pub(super) fn uniform_items(&mut self, c: &'p ArrayChecks, items: &'v [Value], ev: &mut Evaluated) -> Flow {
-        let len = items.len() as u64;
-        if c.min_items.is_some_and(|min| len < min) || c.max_items.is_some_and(|max| len > max) {
+        if !within_bounds(c, items) {
             return Ok(false);
         }
         if let Some(rest) = c.rest {
@@ -270,11 +285,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         self.annotate_item("contains", Value::from(i))?;
                     }
                 }
-                let decided = match contains.max {
-                    None => count >= contains.min,
-                    Some(max) => count > max,
-                };
-                if decided && !annotate && self.unobserved() {
+                if contains_decided(&contains, count) && !annotate && self.unobserved() {
                     break;
                 }
             }

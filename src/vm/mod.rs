@@ -49,8 +49,8 @@ use serde_json::Value;
 use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
-    ArrayId, CondId, ContentId, Decision, DynamicRefId, Entry, EnumId, Instr, ListId, NodeFlags, NodeId, NumberChecks,
-    NumberId, ObjectId, Program, ResourceId, StringId, Target, TypeSwitch, ValueId,
+    ArrayChecks, ArrayId, CondId, ContentId, Decision, DynamicRefId, Entry, EnumId, Instr, ListId, NodeFlags, NodeId,
+    NumberChecks, NumberId, ObjectId, Program, ResourceId, StringId, Target, TypeSwitch, ValueId,
 };
 use schemavm_compiler::value::TypeSet;
 
@@ -638,6 +638,8 @@ enum DirectCheck {
     ObjectCounts(ObjectId),
     /// Array checks that are [a plan only](array::plan_only).
     ArrayPlan(ArrayId),
+    /// Array checks of bounds and `contains` of a [`Leaf`], nothing else.
+    Contains(ArrayId, Leaf),
     /// `allOf`, `anyOf` or `oneOf` of [`Leaves`].
     Combine(Connective, Leaves),
     /// `not` of a [`Leaf`].
@@ -710,6 +712,31 @@ impl Leaf {
             Leaf::Types(types) => Ok(types.admits(v, strict_integers)),
             _ => self.check(program, v, strict_integers, fuel),
         }
+    }
+
+    /// Whether `v` passes array checks `c` of bounds and `contains` of
+    /// this leaf ([`DirectCheck::Contains`]), charged as the VM's array
+    /// instruction charges.
+    fn contained(self, c: &ArrayChecks, program: &Program, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
+        let Value::Array(items) = v else {
+            return Ok(c.type_fused.is_none_or(|types| types.admits(v, strict_integers)));
+        };
+        if !array::within_bounds(c, items) {
+            return Ok(false);
+        }
+        // (Always there: see `DirectRoot::of`.)
+        let Some(contains) = c.contains else { return Ok(true) };
+        fuel.charge(items.len() as u64)?;
+        let mut count = 0u64;
+        for item in items {
+            if self.passes(program, item, strict_integers, fuel)? {
+                count += 1;
+            }
+            if array::contains_decided(&contains, count) {
+                break;
+            }
+        }
+        Ok(count >= contains.min && contains.max.is_none_or(|max| count <= max))
     }
 
     /// [`Leaf::passes`] for the leaves that run an instruction (out of
@@ -817,6 +844,15 @@ impl DirectRoot {
             (Entry::Single, &[Instr::Array(id)]) if array::plan_only(program.array(id)) => {
                 (DirectCheck::ArrayPlan(id), 1)
             }
+            (Entry::Single, &[Instr::Array(id)]) => {
+                let c = program.array(id);
+                match c.contains {
+                    Some(contains) if c.prefix.is_empty() && c.rest.is_none() && !c.unique_items => {
+                        (DirectCheck::Contains(id, Leaf::of(program, contains.node)?.0), 1)
+                    }
+                    _ => return None,
+                }
+            }
             (Entry::Single | Entry::Direct, &[Instr::AllOf(list)]) => return combine(Connective::All, list),
             (Entry::Single | Entry::Direct, &[Instr::AnyOf(list)]) => return combine(Connective::Any, list),
             (Entry::Single | Entry::Direct, &[Instr::OneOf(list)]) => return combine(Connective::One, list),
@@ -833,20 +869,25 @@ impl DirectRoot {
     /// Whether `v` passes (running out of fuel fails, as on the VM's
     /// boolean path).
     #[inline(always)]
-    fn passes(self, program: &Program, formats: &CustomFormats, v: &Value) -> bool {
+    fn passes(&self, program: &Program, formats: &CustomFormats, v: &Value) -> bool {
         let fuel = &mut Tank(self.fuel);
-        let flow = match self.check {
-            DirectCheck::Number(id) => scalar::number_passes(program.number(id), v, self.strict_integers, fuel),
-            DirectCheck::String(id) => match v {
+        let flow = match &self.check {
+            &DirectCheck::Number(id) => scalar::number_passes(program.number(id), v, self.strict_integers, fuel),
+            &DirectCheck::String(id) => match v {
                 Value::String(s) => scalar::string_passes(program.string(id), s, program, formats, fuel),
                 _ => Ok(program.string(id).type_fused.is_none_or(|t| t.admits(v, self.strict_integers))),
             },
-            DirectCheck::Enum(id) => scalar::enum_passes(program.enum_set(id), v, self.strict_integers, fuel),
-            DirectCheck::Const(id) => scalar::const_passes(program.value(id), v, fuel),
-            DirectCheck::ObjectCounts(id) => object::counts_pass(program.object(id), v, self.strict_integers, fuel),
-            DirectCheck::ArrayPlan(id) => array::plan_passes(program.array(id), v, self.strict_integers, fuel),
-            DirectCheck::Combine(connective, leaves) => leaves.pass(connective, program, v, self.strict_integers, fuel),
-            DirectCheck::Not(leaf) => leaf.passes(program, v, self.strict_integers, fuel).map(|passed| !passed),
+            &DirectCheck::Enum(id) => scalar::enum_passes(program.enum_set(id), v, self.strict_integers, fuel),
+            &DirectCheck::Const(id) => scalar::const_passes(program.value(id), v, fuel),
+            &DirectCheck::ObjectCounts(id) => object::counts_pass(program.object(id), v, self.strict_integers, fuel),
+            &DirectCheck::ArrayPlan(id) => array::plan_passes(program.array(id), v, self.strict_integers, fuel),
+            &DirectCheck::Contains(id, leaf) => {
+                leaf.contained(program.array(id), program, v, self.strict_integers, fuel)
+            }
+            DirectCheck::Combine(connective, leaves) => {
+                leaves.pass(*connective, program, v, self.strict_integers, fuel)
+            }
+            &DirectCheck::Not(leaf) => leaf.passes(program, v, self.strict_integers, fuel).map(|passed| !passed),
         };
         matches!(flow, Ok(true))
     }
@@ -902,7 +943,7 @@ impl QuietStart {
         }
         match self.root {
             QuietRoot::Types(types, strict_integers) => types.admits(instance, strict_integers),
-            QuietRoot::Direct(direct) => direct.passes(program, formats, instance),
+            QuietRoot::Direct(ref direct) => direct.passes(program, formats, instance),
             QuietRoot::Verdict(verdict) => verdict,
             // `General` (the interpreter roots returned above).
             _ => QuietStart::run_general(program, formats, budget, instance),
