@@ -927,7 +927,8 @@ fn tagged_variants_still_count_depth() {
 
 /// A root whose one instruction needs no VM (number, string, `enum` or
 /// `const` checks, object checks of sizes and `required` only, array
-/// checks of bounds and a fused items plan or a leaf's `contains`, `allOf`,
+/// checks of bounds, a fused items plan and `uniqueItems` or a leaf's
+/// `contains`, `allOf`,
 /// `anyOf`, `oneOf` or `not` of at most four such leaves) is checked
 /// without one on the boolean path: its verdicts, and where its fuel runs
 /// out, are those of the VM.
@@ -1023,6 +1024,24 @@ fn scalar_roots_agree_with_the_vm_under_every_budget() {
         (json!({"items": {"type": "string"}, "maxItems": 4}), vec![json!(["a", "b"]), json!(["a", 1]), json!(null)]),
         (json!({"items": false}), vec![json!([]), json!([1]), json!(1)]),
         (json!({"minItems": 2, "items": true}), vec![json!([1, 2]), json!([1]), json!({"a": 1})]),
+        (
+            json!({"uniqueItems": true}),
+            vec![
+                json!([1, 1]),
+                json!([1, 2, 1]),
+                json!([1, 1.0]),
+                json!(["a", "b", "a"]),
+                json!([[1], {"a": 1}, [1]]),
+                json!([{"a": 1}, {"a": 1.0}]),
+                json!((0..20).chain([7]).collect::<Vec<_>>()),
+                json!((0..20).collect::<Vec<_>>()),
+                json!([]),
+            ],
+        ),
+        (
+            json!({"uniqueItems": true, "items": {"type": "integer"}, "maxItems": 5}),
+            vec![json!([1, 2, 3]), json!([1, 2, 1]), json!([1, "a"]), json!([1, 2, 3, 4, 5, 6])],
+        ),
         (
             json!({"contains": {"minimum": 5}}),
             vec![json!([5]), json!([1]), json!([1, 2, 3, 4, 6]), json!([]), json!(5)],

@@ -129,13 +129,10 @@ pub(super) fn contains_decided(contains: &Contains, count: u64) -> bool {
 }
 
 /// Whether array checks `c` are decided without a VM on the boolean
-/// path: bounds, and items (if any) under a fused [`ItemsPlan`]; no
-/// prefix, `contains` or `uniqueItems`.
+/// path: bounds, items (if any) under a fused [`ItemsPlan`], and
+/// `uniqueItems`; no prefix or `contains`.
 pub(super) fn plan_only(c: &ArrayChecks) -> bool {
-    c.prefix.is_empty()
-        && c.contains.is_none()
-        && !c.unique_items
-        && (c.rest.is_none() || c.rest_plan != ItemsPlan::General)
+    c.prefix.is_empty() && c.contains.is_none() && (c.rest.is_none() || c.rest_plan != ItemsPlan::General)
 }
 
 /// Whether `v` passes array checks `c` that are [`plan_only`], nothing
@@ -149,11 +146,11 @@ pub(super) fn plan_passes(c: &ArrayChecks, v: &Value, strict: bool, fuel: &mut i
     if !within_bounds(c, items) {
         return Ok(false);
     }
-    match c.rest {
-        // (Never the general plan: see `plan_only`.)
-        Some(_) => Ok(run_plan(c.rest_plan, items, strict, fuel)?.unwrap_or(false)),
-        None => Ok(true),
+    // (Never the general plan: see `plan_only`.)
+    if c.rest.is_some() && !run_plan(c.rest_plan, items, strict, fuel)?.unwrap_or(false) {
+        return Ok(false);
     }
+    Ok(!c.unique_items || find_duplicate(items, fuel)?.is_none())
 }
 
 impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
@@ -175,7 +172,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
         }
         if c.unique_items {
-            return Ok(self.find_duplicate(items)?.is_none());
+            return Ok(find_duplicate(items, &mut self.meter)?.is_none());
         }
         Ok(true)
     }
@@ -305,7 +302,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
         }
         if c.unique_items {
-            if let Some((first, second)) = self.find_duplicate(items)? {
+            if let Some((first, second)) = find_duplicate(items, &mut self.meter)? {
                 valid = false;
                 if self.collecting() {
                     self.report(&["uniqueItems"], ErrorKind::UniqueItems { first, second }, None);
@@ -417,113 +414,119 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         ev.all_items = true;
         Ok(valid)
     }
+}
 
-    /// The first pair of equal items, if any: pairwise for short arrays,
-    /// by keyed hash otherwise (never quadratic).
-    #[inline]
-    fn find_duplicate(&mut self, items: &'v [Value]) -> Result<Option<(usize, usize)>, Stop> {
-        match items.len() {
-            0 | 1 => Ok(None),
-            2..=PAIRWISE_MAX => self.find_duplicate_pairwise(items),
-            _ => self.find_duplicate_hashed(items),
+/// The first pair of equal items, if any: pairwise for short arrays,
+/// by keyed hash otherwise (never quadratic).
+#[inline]
+pub(super) fn find_duplicate(items: &[Value], fuel: &mut impl Fuel) -> Result<Option<(usize, usize)>, Stop> {
+    match items.len() {
+        0 | 1 => Ok(None),
+        2..=PAIRWISE_MAX => find_duplicate_pairwise(items, fuel),
+        _ => find_duplicate_hashed(items, fuel),
+    }
+}
+
+/// [`find_duplicate`] for a short array: each pair compared (all
+/// charged at once), after fingerprints if some items are arrays or
+/// objects. A function of its own: the hashed path's set-up would make
+/// it save registers it does not need.
+#[inline(never)]
+fn find_duplicate_pairwise(items: &[Value], fuel: &mut impl Fuel) -> Result<Option<(usize, usize)>, Stop> {
+    fuel.charge((items.len() * items.len() / 2) as u64)?;
+    let (mut strings, mut scalars) = (true, true);
+    for item in items {
+        match item {
+            Value::String(_) => {}
+            Value::Array(_) | Value::Object(_) => {
+                (strings, scalars) = (false, false);
+                break;
+            }
+            _ => strings = false,
         }
     }
-
-    /// [`Vm::find_duplicate`] for a short array: each pair compared (all
-    /// charged at once), after fingerprints if some items are arrays or
-    /// objects. A function of its own: the hashed path's set-up would make
-    /// it save registers it does not need.
-    #[inline(never)]
-    fn find_duplicate_pairwise(&mut self, items: &'v [Value]) -> Result<Option<(usize, usize)>, Stop> {
-        self.meter.charge((items.len() * items.len() / 2) as u64)?;
-        let (mut strings, mut scalars) = (true, true);
-        for item in items {
-            match item {
-                Value::String(_) => {}
-                Value::Array(_) | Value::Object(_) => {
-                    (strings, scalars) = (false, false);
-                    break;
-                }
-                _ => strings = false,
-            }
-        }
-        // Arrays of strings (`required`, `enum` lists): compare lengths
-        // before bytes, reading the items in place.
-        if strings {
-            for (i, a) in items.iter().enumerate() {
-                let Value::String(a) = a else { continue };
-                for (j, b) in items.iter().enumerate().skip(i + 1) {
-                    if matches!(b, Value::String(b) if a.len() == b.len() && a == b) {
-                        return Ok(Some((i, j)));
-                    }
-                }
-            }
-            return Ok(None);
-        }
-        // Scalars (numbers, mixed kinds): each comparison costs about
-        // what a fingerprint would, so none are made.
-        if scalars {
-            for (i, a) in items.iter().enumerate() {
-                for (j, b) in items.iter().enumerate().skip(i + 1) {
-                    if value::scalars_equal(a, b) {
-                        return Ok(Some((i, j)));
-                    }
-                }
-            }
-            return Ok(None);
-        }
-        self.find_duplicate_fingerprinted(items)
+    // Arrays of strings (`required`, `enum` lists): compare lengths
+    // before bytes, reading the items in place.
+    if strings {
+        return first_pair(items, |a, b| {
+            Ok(matches!((a, b), (Value::String(a), Value::String(b)) if a.len() == b.len() && a == b))
+        });
     }
+    // Scalars (numbers, mixed kinds): each comparison costs about
+    // what a fingerprint would, so none are made.
+    if scalars {
+        return first_pair(items, |a, b| Ok(value::scalars_equal(a, b)));
+    }
+    find_duplicate_fingerprinted(items, fuel)
+}
 
-    /// [`Vm::find_duplicate_pairwise`] when arrays or objects are among
-    /// the items: fingerprints first, full comparison only when they
-    /// agree. (A plain array: filling it costs less than pushing to a
-    /// growable one.) Out of line: its array of fingerprints would make
-    /// the scalar paths set up a frame they do not need.
-    #[inline(never)]
-    fn find_duplicate_fingerprinted(&mut self, items: &'v [Value]) -> Result<Option<(usize, usize)>, Stop> {
-        let members: usize = items.iter().map(|v| v.as_object().map_or(1, |m| m.len())).sum();
-        self.meter.charge(members as u64)?;
-        let mut prints = [0u64; PAIRWISE_MAX];
-        for (print, item) in prints.iter_mut().zip(items) {
-            *print = value::fingerprint(item);
+/// [`find_duplicate_pairwise`] when arrays or objects are among
+/// the items: fingerprints first, full comparison only when they
+/// agree. (A plain array: filling it costs less than pushing to a
+/// growable one.) Out of line: its array of fingerprints would make
+/// the scalar paths set up a frame they do not need.
+#[inline(never)]
+fn find_duplicate_fingerprinted(items: &[Value], fuel: &mut impl Fuel) -> Result<Option<(usize, usize)>, Stop> {
+    let members: usize = items.iter().map(|v| v.as_object().map_or(1, |m| m.len())).sum();
+    fuel.charge(members as u64)?;
+    const NULL: &Value = &Value::Null;
+    let mut printed = [(0u64, NULL); PAIRWISE_MAX];
+    for (slot, item) in printed.iter_mut().zip(items) {
+        *slot = (value::fingerprint(item), item);
+    }
+    let printed = printed.get(..items.len()).unwrap_or_default();
+    first_pair(printed, |(pa, a), (pb, b)| {
+        if pa != pb {
+            return Ok(false);
         }
-        for (i, (a, pa)) in items.iter().zip(&prints).enumerate() {
-            for (j, (b, pb)) in items.iter().zip(&prints).enumerate().skip(i + 1) {
-                if pa == pb {
-                    let (same, work) = value::equal_with_work(a, b);
-                    self.meter.charge(work as u64)?;
-                    if same {
-                        return Ok(Some((i, j)));
-                    }
-                }
+        let (same, work) = value::equal_with_work(a, b);
+        fuel.charge(work as u64)?;
+        Ok(same)
+    })
+}
+
+/// The first pair of indices `(i, j)`, `i < j`, of `items` for which
+/// `same` holds, pairs taken in order (by remaining slices, not skipping
+/// iterators: the loops stay tight in every caller).
+#[inline(always)]
+fn first_pair<T>(
+    items: &[T],
+    mut same: impl FnMut(&T, &T) -> Result<bool, Stop>,
+) -> Result<Option<(usize, usize)>, Stop> {
+    let mut rest = items;
+    let mut i = 0;
+    while let Some((a, later)) = rest.split_first() {
+        for (k, b) in later.iter().enumerate() {
+            if same(a, b)? {
+                return Ok(Some((i, i + 1 + k)));
             }
         }
-        Ok(None)
+        rest = later;
+        i += 1;
     }
+    Ok(None)
+}
 
-    /// [`Vm::find_duplicate`] for a long array, by keyed hash (never
-    /// quadratic).
-    #[inline(never)]
-    fn find_duplicate_hashed(&mut self, items: &'v [Value]) -> Result<Option<(usize, usize)>, Stop> {
-        // A seed of its own per check (see [`ValueState`]); the table of
-        // hashes needs no second keyed hash.
-        let state = ValueState::default();
-        let mut seen: IdMap<u64, SmallVec<[usize; 1]>> =
-            IdMap::with_capacity_and_hasher(items.len(), Default::default());
-        for (j, item) in items.iter().enumerate() {
-            let (hash, work) = value::hash(item, &state);
-            self.meter.charge(work as u64)?;
-            let bucket = seen.entry(hash).or_default();
-            for &i in bucket.iter() {
-                let (same, work) = items.get(i).map_or((false, 1), |a| value::equal_with_work(a, item));
-                self.meter.charge(work as u64)?;
-                if same {
-                    return Ok(Some((i, j)));
-                }
+/// [`find_duplicate`] for a long array, by keyed hash (never
+/// quadratic).
+#[inline(never)]
+fn find_duplicate_hashed(items: &[Value], fuel: &mut impl Fuel) -> Result<Option<(usize, usize)>, Stop> {
+    // A seed of its own per check (see [`ValueState`]); the table of
+    // hashes needs no second keyed hash.
+    let state = ValueState::default();
+    let mut seen: IdMap<u64, SmallVec<[usize; 1]>> = IdMap::with_capacity_and_hasher(items.len(), Default::default());
+    for (j, item) in items.iter().enumerate() {
+        let (hash, work) = value::hash(item, &state);
+        fuel.charge(work as u64)?;
+        let bucket = seen.entry(hash).or_default();
+        for &i in bucket.iter() {
+            let (same, work) = items.get(i).map_or((false, 1), |a| value::equal_with_work(a, item));
+            fuel.charge(work as u64)?;
+            if same {
+                return Ok(Some((i, j)));
             }
-            bucket.push(j);
         }
-        Ok(None)
+        bucket.push(j);
     }
+    Ok(None)
 }

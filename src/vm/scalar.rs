@@ -438,7 +438,8 @@ impl<'s> Length<'s> {
 
     /// Longer than `max` characters.
     fn above(&mut self, max: u64) -> bool {
-        self.s.len() as u64 > max && self.chars() > max
+        let bytes = self.s.len() as u64;
+        bytes > max && (bytes > max.saturating_mul(4) || self.chars() > max)
     }
 }
 
@@ -451,4 +452,21 @@ fn float_value(n: &serde_json::Number) -> Option<f64> {
         return None;
     }
     n.as_f64()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Length;
+
+    /// The byte-length shortcuts give the character count's verdicts.
+    #[test]
+    fn lengths_are_counted_in_characters() {
+        for s in ["", "a", "ab", "abcdefghi", "日本語", "é", "😀😀", "😀😀😀", "a😀", "😀aaaaaaaa"] {
+            let chars = s.chars().count() as u64;
+            for bound in 0..12 {
+                assert_eq!(Length::of(s).above(bound), chars > bound, "{s:?} above {bound}");
+                assert_eq!(Length::of(s).below(bound), chars < bound, "{s:?} below {bound}");
+            }
+        }
+    }
 }
