@@ -927,14 +927,15 @@ fn tagged_variants_still_count_depth() {
 
 /// A root whose one instruction needs no VM (number, string, `enum` or
 /// `const` checks, object checks of sizes and `required` only, array
-/// checks of bounds, a fused items plan and `uniqueItems` or a leaf's
-/// `contains`, `allOf`,
+/// checks of bounds, verdict or type prefixes, a fused items plan and
+/// `uniqueItems` or a leaf's `contains`, `allOf`,
 /// `anyOf`, `oneOf` or `not` of at most four such leaves) is checked
 /// without one on the boolean path: its verdicts, and where its fuel runs
 /// out, are those of the VM.
 #[test]
 fn scalar_roots_agree_with_the_vm_under_every_budget() {
     let draft4 = "http://json-schema.org/draft-04/schema#";
+    let draft7 = "http://json-schema.org/draft-07/schema#";
     let cases = [
         (json!({"minimum": 3}), vec![json!(5), json!(1), json!(2.5), json!(3.5), json!("x"), json!(1e300)]),
         (
@@ -1041,6 +1042,22 @@ fn scalar_roots_agree_with_the_vm_under_every_budget() {
         (
             json!({"uniqueItems": true, "items": {"type": "integer"}, "maxItems": 5}),
             vec![json!([1, 2, 3]), json!([1, 2, 1]), json!([1, "a"]), json!([1, 2, 3, 4, 5, 6])],
+        ),
+        (
+            json!({"prefixItems": [{}, {"type": "integer"}, false], "items": {"type": "string"}}),
+            vec![json!([1]), json!([1, 2]), json!([1, "a"]), json!([1, 2, 3]), json!([])],
+        ),
+        (
+            json!({"$schema": draft7, "items": [{}, {}, {}], "additionalItems": {"type": "string"}}),
+            vec![json!([1, 2, 3, "a", "b"]), json!([1, 2, 3, 4]), json!([1, 2]), json!({})],
+        ),
+        (
+            json!({"prefixItems": [true, {"type": "string"}], "items": false, "uniqueItems": true}),
+            vec![json!(["a", "b"]), json!(["a", "a"]), json!([1, 2]), json!([1, "b", 3])],
+        ),
+        (
+            json!({"prefixItems": [{"minimum": 2}], "items": {"type": "string"}, "minItems": 1}),
+            vec![json!([3, "a"]), json!([1, "a"]), json!([3, 4]), json!([])],
         ),
         (
             json!({"contains": {"minimum": 5}}),

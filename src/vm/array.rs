@@ -3,7 +3,7 @@
 use serde_json::Value;
 use smallvec::SmallVec;
 
-use schemavm_compiler::bytecode::{ArrayChecks, Contains, ItemsPlan, NodeFlags, NodeId};
+use schemavm_compiler::bytecode::{ArrayChecks, Contains, ItemsPlan, NodeFlags, NodeId, Target};
 use schemavm_compiler::hash::{IdMap, ValueState};
 use schemavm_compiler::value::{self, JsonType, TypeSet};
 
@@ -129,16 +129,20 @@ pub(super) fn contains_decided(contains: &Contains, count: u64) -> bool {
 }
 
 /// Whether array checks `c` are decided without a VM on the boolean
-/// path: bounds, items (if any) under a fused [`ItemsPlan`], and
-/// `uniqueItems`; no prefix or `contains`.
+/// path: bounds, prefix items whose subschemas are verdicts or bare type
+/// checks, the other items (if any) under a fused [`ItemsPlan`], and
+/// `uniqueItems`; no `contains`.
 pub(super) fn plan_only(c: &ArrayChecks) -> bool {
-    c.prefix.is_empty() && c.contains.is_none() && (c.rest.is_none() || c.rest_plan != ItemsPlan::General)
+    c.contains.is_none()
+        && (c.rest.is_none() || c.rest_plan != ItemsPlan::General)
+        && c.prefix_targets.len() == c.prefix.len()
+        && c.prefix_targets.iter().all(|t| matches!(t, Target::Valid | Target::Invalid | Target::Types(_)))
 }
 
 /// Whether `v` passes array checks `c` that are [`plan_only`], nothing
 /// recorded: a value of another kind by the fused `type`, an array by
-/// its bounds and its items' plan, charged as [`Vm::uniform_items`]
-/// charges.
+/// its bounds, prefix and items' plan, charged as the VM's array
+/// instruction charges.
 pub(super) fn plan_passes(c: &ArrayChecks, v: &Value, strict: bool, fuel: &mut impl Fuel) -> Flow {
     let Value::Array(items) = v else {
         return Ok(c.type_fused.is_none_or(|types| types.admits(v, strict)));
@@ -146,8 +150,24 @@ pub(super) fn plan_passes(c: &ArrayChecks, v: &Value, strict: bool, fuel: &mut i
     if !within_bounds(c, items) {
         return Ok(false);
     }
+    let start = c.prefix_targets.len().min(items.len());
+    if start > 0 {
+        fuel.charge(start as u64)?;
+        for (target, item) in c.prefix_targets.iter().zip(items) {
+            let passes = match target {
+                Target::Valid => true,
+                Target::Types(types) => types.admits(item, strict),
+                // `Invalid`, and (never: see `plan_only`) the others.
+                _ => false,
+            };
+            if !passes {
+                return Ok(false);
+            }
+        }
+    }
     // (Never the general plan: see `plan_only`.)
-    if c.rest.is_some() && !run_plan(c.rest_plan, items, strict, fuel)?.unwrap_or(false) {
+    let rest = items.get(start..).unwrap_or_default();
+    if c.rest.is_some() && !run_plan(c.rest_plan, rest, strict, fuel)?.unwrap_or(false) {
         return Ok(false);
     }
     Ok(!c.unique_items || find_duplicate(items, fuel)?.is_none())
