@@ -49,8 +49,8 @@ use serde_json::Value;
 use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
-    ArrayChecks, ArrayId, CondId, ContentId, Decision, DynamicRefId, Entry, EnumId, Instr, ListId, NodeFlags, NodeId,
-    NumberChecks, NumberId, ObjectId, Program, ResourceId, StringId, Target, TypeSwitch, ValueId,
+    ArrayChecks, ArrayId, CondId, ContentId, Decision, DynamicRefId, Entry, EnumId, EnumSet, Instr, ListId, NodeFlags,
+    NodeId, NumberChecks, NumberId, ObjectId, Program, ResourceId, StringChecks, StringId, Target, TypeSwitch, ValueId,
 };
 use schemavm_compiler::value::TypeSet;
 
@@ -704,16 +704,6 @@ impl Leaf {
         })
     }
 
-    /// Whether `v` passes, the node's entry charged as the VM charges it.
-    #[inline(always)]
-    fn passes(self, program: &Program, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
-        match self {
-            Leaf::Verdict(verdict) => Ok(verdict),
-            Leaf::Types(types) => Ok(types.admits(v, strict_integers)),
-            _ => self.check(program, v, strict_integers, fuel),
-        }
-    }
-
     /// Whether `v` passes array checks `c` of bounds and `contains` of
     /// this leaf ([`DirectCheck::Contains`]), charged as the VM's array
     /// instruction charges.
@@ -729,7 +719,7 @@ impl Leaf {
         fuel.charge(items.len() as u64)?;
         let mut count = 0u64;
         for item in items {
-            if self.passes(program, item, strict_integers, fuel)? {
+            if self.passes_apart(program, item, strict_integers, fuel)? {
                 count += 1;
             }
             if array::contains_decided(&contains, count) {
@@ -739,34 +729,60 @@ impl Leaf {
         Ok(count >= contains.min && contains.max.is_none_or(|max| count <= max))
     }
 
-    /// [`Leaf::passes`] for the leaves that run an instruction (out of
-    /// line: the loop over leaves stays small).
-    #[inline(never)]
-    fn check(self, program: &Program, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
+    /// Whether `v` passes, the node's entry charged as the VM charges it.
+    /// The leaves that run an instruction are each out of line on their
+    /// own, so that a check pays only for the registers and stack it uses
+    /// (one function for all of them saved six registers on every call,
+    /// for the number check's sake).
+    #[inline(always)]
+    fn passes(self, program: &Program, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
         match self {
             Leaf::Verdict(verdict) => Ok(verdict),
             Leaf::Types(types) => Ok(types.admits(v, strict_integers)),
-            Leaf::Number(c) => {
-                fuel.charge(1 + NUMBER_BASE_FUEL)?;
-                scalar::number_passes(program.number(c), v, strict_integers, fuel)
-            }
-            Leaf::Enum(e) => {
-                fuel.charge(1)?;
-                scalar::enum_passes(program.enum_set(e), v, strict_integers, fuel)
-            }
-            Leaf::Const(c) => {
-                fuel.charge(1)?;
-                scalar::const_passes(program.value(c), v, fuel)
-            }
-            Leaf::String(c) => {
-                fuel.charge(1)?;
-                let checks = program.string(c);
-                Ok(match v {
-                    Value::String(s) => scalar::string_length_passes(checks, s),
-                    _ => checks.type_fused.is_none_or(|t| t.admits(v, strict_integers)),
-                })
-            }
+            Leaf::Number(c) => Leaf::number(program.number(c), v, strict_integers, fuel),
+            Leaf::Enum(e) => Leaf::enumerated(program.enum_set(e), v, strict_integers, fuel),
+            Leaf::Const(c) => Leaf::constant(program.value(c), v, fuel),
+            Leaf::String(c) => Leaf::string(program.string(c), v, strict_integers, fuel),
         }
+    }
+
+    /// [`Leaf::passes`] out of line, for a loop over items: one call per
+    /// item keeps the loop's frame small.
+    #[inline(never)]
+    fn passes_apart(self, program: &Program, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
+        self.passes(program, v, strict_integers, fuel)
+    }
+
+    /// A number leaf: its entry and base unit, then the checks.
+    #[inline(never)]
+    fn number(checks: &NumberChecks, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
+        fuel.charge(1 + NUMBER_BASE_FUEL)?;
+        scalar::number_passes(checks, v, strict_integers, fuel)
+    }
+
+    /// An `enum` leaf: its entry, then the set.
+    #[inline(never)]
+    fn enumerated(set: &EnumSet, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
+        fuel.charge(1)?;
+        scalar::enum_passes(set, v, strict_integers, fuel)
+    }
+
+    /// A `const` leaf: its entry, then the value.
+    #[inline(never)]
+    fn constant(expected: &Value, v: &Value, fuel: &mut Tank) -> Flow {
+        fuel.charge(1)?;
+        scalar::const_passes(expected, v, fuel)
+    }
+
+    /// A string leaf (lengths and the fused type only): its entry, then
+    /// the checks.
+    #[inline(never)]
+    fn string(checks: &StringChecks, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
+        fuel.charge(1)?;
+        Ok(match v {
+            Value::String(s) => scalar::string_length_passes(checks, s),
+            _ => checks.type_fused.is_none_or(|t| t.admits(v, strict_integers)),
+        })
     }
 }
 
