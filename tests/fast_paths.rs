@@ -1043,6 +1043,15 @@ fn scalar_roots_agree_with_the_vm_under_every_budget() {
             json!({"uniqueItems": true, "items": {"type": "integer"}, "maxItems": 5}),
             vec![json!([1, 2, 3]), json!([1, 2, 1]), json!([1, "a"]), json!([1, 2, 3, 4, 5, 6])],
         ),
+        (json!({"additionalProperties": false}), vec![json!({}), json!({"a": 1}), json!(1), json!([])]),
+        (
+            json!({"additionalProperties": false, "propertyNames": {"maxLength": 1}, "type": "object"}),
+            vec![json!({}), json!({"ab": 1}), json!("x")],
+        ),
+        (
+            json!({"properties": {}, "additionalProperties": false, "minProperties": 1}),
+            vec![json!({}), json!({"a": 1})],
+        ),
         (
             json!({"prefixItems": [{}, {"type": "integer"}, false], "items": {"type": "string"}}),
             vec![json!([1]), json!([1, 2]), json!([1, "a"]), json!([1, 2, 3]), json!([])],

@@ -646,10 +646,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 }
 
 /// Whether object checks `c` are sizes and `required` only: no property
-/// needs a scan (see [`ObjectChecks::quiet_scan`]) and there are no
-/// dependencies. [`counts_pass`] decides them without a VM.
+/// needs a scan (see [`ObjectChecks::quiet_scan`]), or only the empty
+/// object has a passing size (`additionalProperties: false` and nothing
+/// declared: it has no member to scan), and there are no dependencies.
+/// [`counts_pass`] decides them without a VM.
 pub(super) fn counts_only(c: &ObjectChecks) -> bool {
-    !c.quiet_scan && c.dependents.is_empty()
+    (!c.quiet_scan || c.passing_sizes.1 == 0) && c.dependents.is_empty()
 }
 
 /// Whether `v` passes object checks `c` that are [`counts_only`], nothing
