@@ -147,7 +147,11 @@ pub(super) fn plan_passes(c: &ArrayChecks, v: &Value, strict: bool, fuel: &mut i
     let Value::Array(items) = v else {
         return Ok(c.type_fused.is_none_or(|types| types.admits(v, strict)));
     };
-    if !within_bounds(c, items) {
+    // The bounds, and no item past the prefix if none may be there. (An
+    // array failing the latter fails the VM's items too, later.)
+    let (fewest, most) = c.tuple_sizes;
+    let len = items.len() as u64;
+    if len < fewest || len > most {
         return Ok(false);
     }
     let start = c.prefix_targets.len().min(items.len());
