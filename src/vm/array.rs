@@ -145,7 +145,7 @@ pub(super) fn plan_only(c: &ArrayChecks) -> bool {
 /// instruction charges.
 pub(super) fn plan_passes(c: &ArrayChecks, v: &Value, strict: bool, fuel: &mut impl Fuel) -> Flow {
     let Value::Array(items) = v else {
-        return Ok(c.type_fused.is_none_or(|types| types.admits(v, strict)));
+        return Ok(super::scalar::fused_admits(c.type_fused, v, strict));
     };
     // The bounds, and no item past the prefix if none may be there. (An
     // array failing the latter fails the VM's items too, later.)

@@ -709,7 +709,7 @@ impl Leaf {
     /// instruction charges.
     fn contained(self, c: &ArrayChecks, program: &Program, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
         let Value::Array(items) = v else {
-            return Ok(c.type_fused.is_none_or(|types| types.admits(v, strict_integers)));
+            return Ok(scalar::fused_admits(c.type_fused, v, strict_integers));
         };
         if !array::within_bounds(c, items) {
             return Ok(false);
@@ -781,7 +781,7 @@ impl Leaf {
         fuel.charge(1)?;
         Ok(match v {
             Value::String(s) => scalar::string_length_passes(checks, s),
-            _ => checks.type_fused.is_none_or(|t| t.admits(v, strict_integers)),
+            _ => scalar::fused_admits(checks.type_fused, v, strict_integers),
         })
     }
 }
@@ -891,7 +891,7 @@ impl DirectRoot {
             &DirectCheck::Number(id) => scalar::number_passes(program.number(id), v, self.strict_integers, fuel),
             &DirectCheck::String(id) => match v {
                 Value::String(s) => scalar::string_passes(program.string(id), s, program, formats, fuel),
-                _ => Ok(program.string(id).type_fused.is_none_or(|t| t.admits(v, self.strict_integers))),
+                _ => Ok(scalar::fused_admits(program.string(id).type_fused, v, self.strict_integers)),
             },
             &DirectCheck::Enum(id) => scalar::enum_passes(program.enum_set(id), v, self.strict_integers, fuel),
             &DirectCheck::Const(id) => scalar::const_passes(program.value(id), v, fuel),

@@ -660,7 +660,7 @@ pub(super) fn counts_only(c: &ObjectChecks) -> bool {
 /// the VM's scan charges).
 pub(super) fn counts_pass(c: &ObjectChecks, v: &Value, strict_integers: bool, fuel: &mut impl Fuel) -> Flow {
     let Value::Object(map) = v else {
-        return Ok(c.type_fused.is_none_or(|types| types.admits(v, strict_integers)));
+        return Ok(super::scalar::fused_admits(c.type_fused, v, strict_integers));
     };
     let len = map.len() as u64;
     let (fewest, most) = c.passing_sizes;

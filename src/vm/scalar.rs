@@ -342,7 +342,7 @@ pub(super) fn integer_passes(c: &NumberChecks, (lo, hi): (i64, i64), i: i64) -> 
 #[inline(always)]
 pub(super) fn number_passes(c: &NumberChecks, v: &Value, strict_integers: bool, fuel: &mut impl Fuel) -> Flow {
     let Value::Number(n) = v else {
-        return Ok(c.type_fused.is_none_or(|types| types.admits(v, strict_integers)));
+        return Ok(fused_admits(c.type_fused, v, strict_integers));
     };
     if let (Some(range), Some(i)) = (c.integer_range, n.as_i64()) {
         return Ok(integer_passes(c, range, i));
@@ -389,6 +389,14 @@ pub(super) fn string_passes(
 pub(super) fn string_length_passes(c: &StringChecks, s: &str) -> bool {
     let mut length = Length::of(s);
     !(c.min_length.is_some_and(|min| length.below(min)) || c.max_length.is_some_and(|max| length.above(max)))
+}
+
+/// Whether a value of another kind than an instruction checks passes the
+/// `type` fused into it (`None`: no `type` was fused, every kind passes),
+/// on the boolean path.
+#[inline(always)]
+pub(super) fn fused_admits(fused: Option<TypeSet>, v: &Value, strict_integers: bool) -> bool {
+    fused.is_none_or(|types| types.admits(v, strict_integers))
 }
 
 /// Whether `regex` matches `s`, charged by the haystack's length and the
