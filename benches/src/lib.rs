@@ -41,7 +41,7 @@ use std::path::{Path, PathBuf};
 
 use schemavm::Draft;
 use schemavm::compiler::metaschema;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// The benchmark data directory.
 pub fn data_dir() -> Result<PathBuf, String> {
@@ -335,18 +335,16 @@ impl Peer {
 
     /// Bytes retained by `schemas` compiled: the heap bytes they hold
     /// ([`memory::retained`]; `None` without the counting allocator) and
-    /// each one's [in-place size](Peer::validator_size). A schema of the
-    /// same dialect with no keywords is compiled first, so that one-time
-    /// global set-up (meta-schemas and the like) is not counted. The
+    /// each one's [in-place size](Peer::validator_size). The schemas are
+    /// compiled once first, uncounted, so that one-time global set-up
+    /// (meta-schemas and the like) and per-thread scratch buffers kept
+    /// between compilations are sized already: what is counted does not
+    /// depend on what the thread compiled before. The
     /// harness's list of the compiled schemas is not counted: its buffer
     /// holds a [`Compiled`] per schema, sized for the largest peer, which
     /// each peer's own size replaces.
     pub fn retained_bytes(self, schemas: &[Value], formats: Formats) -> Option<usize> {
-        let dialect = match schemas.first().and_then(|s| s.get("$schema")) {
-            Some(uri) => json!({ "$schema": uri }),
-            None => json!({}),
-        };
-        drop(self.compile_with(&dialect, formats));
+        drop(self.compile_all(schemas, formats));
         let held = memory::retained(|| self.compile_all(schemas, formats))?;
         let list = schemas.len() * std::mem::size_of::<Compiled>();
         Some(held.saturating_sub(list) + schemas.len() * self.validator_size())
