@@ -1884,7 +1884,7 @@ mod tests {
             // Bounds on a grid of halves, instances on and off it.
             let num = |i: i64, half: bool| if half { Num::Float(i as f64 + 0.5) } else { Num::Int(i128::from(i)) };
             let bound = |k: usize| bounds[k].map(|i| num(i, halves[k]));
-            let mut c = number_checks([
+            let c = number_checks([
                 (NumberKeyword::Minimum, bound(0)),
                 (NumberKeyword::ExclusiveMinimum, bound(1)),
                 (NumberKeyword::Maximum, bound(2)),

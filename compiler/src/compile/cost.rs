@@ -1548,7 +1548,7 @@ mod tests {
         Graph, MAX_UNSHARED_PATHS, Memoized, Owner, Root, UNWALKED_COST, Walk, Weight, entries, landings_may_coincide,
         owned_by, place_runs, unwalked_work, walk_entry,
     };
-    use crate::bytecode::{ListId, NodeFlags, NodeId};
+    use crate::bytecode::{ListId, NodeId};
     use crate::compile::analysis::Adjacency;
     use crate::{CompileErrorKind, CompileOptions, Limits, compile};
 

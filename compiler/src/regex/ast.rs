@@ -17,9 +17,9 @@
 //! * The depth of the tree is bounded by the parser's nesting limit times a
 //!   small constant, so the recursive passes over it (lowering, analysis) have
 //!   bounded stack use. Dropping a tree never recurses regardless of depth:
-//!   [`Node`]'s `Drop` moves children onto a heap stack first, so even
-//!   [`super::check_syntax`], which parses without a nesting limit, cannot
-//!   overflow the stack.
+//!   [`Node`]'s `Drop` moves children onto a heap stack first, so even a
+//!   tree parsed without a nesting limit cannot overflow the stack.
+//!   ([`super::check_syntax`], which applies no limit, builds no tree.)
 
 use std::collections::HashMap;
 
@@ -46,10 +46,16 @@ pub struct Ast {
 impl Ast {
     /// The 1-based group index a backreference refers to.
     pub fn group_index(&self, group: &GroupRef) -> Option<u32> {
-        match group {
-            GroupRef::Number(n) => (*n >= 1 && *n <= self.capture_count).then_some(*n),
-            GroupRef::Name(name) => self.group_names.get(name).copied(),
-        }
+        group_index(group, self.capture_count, &self.group_names)
+    }
+}
+
+/// The 1-based index of `group` among `capture_count` groups named as
+/// `group_names` says, if it exists.
+pub(super) fn group_index(group: &GroupRef, capture_count: u32, group_names: &HashMap<String, u32>) -> Option<u32> {
+    match group {
+        GroupRef::Number(n) => (*n >= 1 && *n <= capture_count).then_some(*n),
+        GroupRef::Name(name) => group_names.get(name).copied(),
     }
 }
 

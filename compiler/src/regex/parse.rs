@@ -15,6 +15,13 @@
 //! escapes of non-syntax characters and quantified assertions are errors.
 //! Regular expression modifiers (`(?i:...)`) and duplicate group names in
 //! different alternatives (both ES2025) are rejected.
+//!
+//! One parser serves two callers through the [`Term`] it makes of each
+//! piece of the pattern: [`parse`] builds the syntax tree's [`Node`]s, and
+//! [`check`] (for `format: "regex"`, run on instance strings) keeps only
+//! each term's [`Shape`], which is all the early errors look at. Checking
+//! so builds no tree: it allocates only for groups, group names and
+//! backreferences, and reports exactly the errors parsing reports.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -23,7 +30,7 @@ use std::sync::OnceLock;
 use regex_syntax::hir::ClassUnicode;
 
 use super::ast::{
-    Assertion, Ast, Class, ClassItem, ClassSet, Group, GroupRef, LookAround, Node, NodeKind, Repeat, Span,
+    Assertion, Ast, Class, ClassItem, ClassSet, Group, GroupRef, LookAround, Node, NodeKind, Repeat, Span, group_index,
 };
 use super::lower::class_contains;
 use super::property::Property;
@@ -45,7 +52,16 @@ impl ParseLimits {
 
 /// Parses `pattern` into an [`Ast`].
 pub fn parse(pattern: &str, limits: ParseLimits) -> Result<Ast, RegexError> {
-    Parser { pattern, pos: 0, limits, capture_count: 0, group_names: HashMap::new(), backrefs: Vec::new() }.parse()
+    let mut parser = Parser::new(pattern, limits);
+    let root = parser.parse::<Node>()?;
+    Ok(Ast { root, capture_count: parser.capture_count, group_names: parser.group_names })
+}
+
+/// Checks that `pattern` parses (with no limits), without building its
+/// tree: `Ok` exactly when [`parse`] with [`ParseLimits::NONE`] is, with
+/// the same error otherwise.
+pub fn check(pattern: &str) -> Result<(), RegexError> {
+    Parser::new(pattern, ParseLimits::NONE).parse::<Shape>().map(|_| ())
 }
 
 /// A syntax error at `offset`.
@@ -64,6 +80,175 @@ struct Parser<'p> {
     backrefs: Vec<(GroupRef, Span)>,
 }
 
+/// What the parser makes of each term of the pattern (see the module
+/// docs): a [`Node`] of the tree, or a [`Shape`].
+trait Term: Sized {
+    /// The terms of one alternative, or the alternatives of one group.
+    type List: Default;
+    /// Whether classes keep their items (a [`Shape`] needs none).
+    const KEEPS_CLASS_ITEMS: bool;
+    /// One atom or assertion.
+    fn leaf(kind: NodeKind, span: Span) -> Self;
+    fn push(list: &mut Self::List, term: Self);
+    /// Takes back the term last pushed.
+    fn pop(list: &mut Self::List) -> Option<Self>;
+    /// The terms of `list` one after the other, parsed from `span`.
+    fn sequence(list: Self::List, span: Span) -> Self;
+    /// The alternatives of `list` (at least one), ending at `end`.
+    fn alternation(list: Self::List, end: usize) -> Self;
+    /// The group `opener` opened around `body`, parsed from `span`.
+    fn group(opener: Option<Opener>, body: Self, span: Span) -> Self;
+    /// This atom repeated, its quantifier ending at `end`.
+    fn repeat(self, min: u32, max: Option<u32>, greedy: bool, end: usize) -> Self;
+    /// What a quantifier after this term would make of it.
+    fn shape(&self) -> Shape;
+}
+
+/// What the early errors need to know of a term: whether a quantifier may
+/// follow it, and if not, why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// A literal, `.`, class, group or backreference: quantifiable.
+    Atom,
+    /// An atom already quantified.
+    Repeat,
+    /// An assertion or lookaround.
+    Assertion,
+    /// The empty string, a sequence or an alternation.
+    Nothing,
+}
+
+impl Shape {
+    /// The shape of a node of `kind`.
+    fn of(kind: &NodeKind) -> Shape {
+        match kind {
+            NodeKind::Literal(_) | NodeKind::Dot | NodeKind::Class(_) | NodeKind::Group(_) | NodeKind::Backref(_) => {
+                Shape::Atom
+            }
+            NodeKind::Repeat(_) => Shape::Repeat,
+            NodeKind::Assertion(_) | NodeKind::LookAround(_) => Shape::Assertion,
+            NodeKind::Empty | NodeKind::Concat(_) | NodeKind::Alternation(_) => Shape::Nothing,
+        }
+    }
+
+    /// The error of a quantifier following a term of this shape, if any.
+    fn quantifier_error(self) -> Option<&'static str> {
+        match self {
+            Shape::Atom => None,
+            Shape::Repeat => Some("a quantifier cannot follow another quantifier"),
+            Shape::Assertion => Some("assertions cannot be quantified"),
+            Shape::Nothing => Some("quantifier has nothing to repeat"),
+        }
+    }
+}
+
+impl Term for Node {
+    type List = Vec<Node>;
+    const KEEPS_CLASS_ITEMS: bool = true;
+
+    fn leaf(kind: NodeKind, span: Span) -> Node {
+        Node::leaf(kind, span)
+    }
+
+    fn push(list: &mut Vec<Node>, term: Node) {
+        list.push(term);
+    }
+
+    fn pop(list: &mut Vec<Node>) -> Option<Node> {
+        list.pop()
+    }
+
+    fn sequence(mut list: Vec<Node>, span: Span) -> Node {
+        match list.len() {
+            0 => Node::leaf(NodeKind::Empty, span),
+            1 => list.pop().unwrap_or_else(|| Node::leaf(NodeKind::Empty, span)),
+            _ => Node::leaf(NodeKind::Concat(list), span),
+        }
+    }
+
+    fn alternation(mut list: Vec<Node>, end: usize) -> Node {
+        if list.len() == 1 {
+            list.pop().unwrap_or_else(|| Node::leaf(NodeKind::Empty, Span { start: end, end }))
+        } else {
+            let start = list.first().map_or(end, |n| n.span.start);
+            Node::leaf(NodeKind::Alternation(list), Span { start, end })
+        }
+    }
+
+    fn group(opener: Option<Opener>, body: Node, span: Span) -> Node {
+        let kind = match opener {
+            Some(Opener::LookAround { behind, negated }) => {
+                NodeKind::LookAround(LookAround { behind, negated, sub: Box::new(body) })
+            }
+            Some(Opener::Group(capture)) => NodeKind::Group(Group { capture, sub: Box::new(body) }),
+            None => NodeKind::Group(Group { capture: None, sub: Box::new(body) }),
+        };
+        Node::leaf(kind, span)
+    }
+
+    fn repeat(self, min: u32, max: Option<u32>, greedy: bool, end: usize) -> Node {
+        let span = Span { start: self.span.start, end };
+        Node::leaf(NodeKind::Repeat(Repeat { min, max, greedy, sub: Box::new(self) }), span)
+    }
+
+    fn shape(&self) -> Shape {
+        Shape::of(&self.kind)
+    }
+}
+
+/// A list of [`Shape`]s: how many, and the last one pushed.
+#[derive(Debug, Default)]
+struct Shapes {
+    len: usize,
+    last: Option<Shape>,
+}
+
+impl Term for Shape {
+    type List = Shapes;
+    const KEEPS_CLASS_ITEMS: bool = false;
+
+    fn leaf(kind: NodeKind, _: Span) -> Shape {
+        Shape::of(&kind)
+    }
+
+    fn push(list: &mut Shapes, term: Shape) {
+        list.len = list.len.saturating_add(1);
+        list.last = Some(term);
+    }
+
+    fn pop(list: &mut Shapes) -> Option<Shape> {
+        let last = list.last.take()?;
+        list.len = list.len.saturating_sub(1);
+        Some(last)
+    }
+
+    fn sequence(list: Shapes, _: Span) -> Shape {
+        match (list.len, list.last) {
+            (1, Some(only)) => only,
+            _ => Shape::Nothing,
+        }
+    }
+
+    fn alternation(list: Shapes, end: usize) -> Shape {
+        Shape::sequence(list, Span { start: end, end })
+    }
+
+    fn group(opener: Option<Opener>, _: Shape, _: Span) -> Shape {
+        match opener {
+            Some(Opener::LookAround { .. }) => Shape::Assertion,
+            Some(Opener::Group(_)) | None => Shape::Atom,
+        }
+    }
+
+    fn repeat(self, _: u32, _: Option<u32>, _: bool, _: usize) -> Shape {
+        Shape::Repeat
+    }
+
+    fn shape(&self) -> Shape {
+        *self
+    }
+}
+
 /// What a `(` opened.
 enum Opener {
     Group(Option<u32>),
@@ -71,15 +256,15 @@ enum Opener {
 }
 
 /// An open group (or the whole pattern) being parsed.
-struct Frame {
+struct Frame<T: Term> {
     /// `None` for the whole pattern.
     opener: Option<Opener>,
     /// Offset of the `(` (0 for the whole pattern).
     start: usize,
     /// Finished alternatives.
-    alternatives: Vec<Node>,
+    alternatives: T::List,
     /// Terms of the current alternative.
-    terms: Vec<Node>,
+    terms: T::List,
     /// Offset where the current alternative starts.
     alternative_start: usize,
     /// Repetition product inside the last term.
@@ -88,52 +273,41 @@ struct Frame {
     max_product: u64,
 }
 
-impl Frame {
-    fn new(opener: Option<Opener>, start: usize, body_start: usize) -> Frame {
+impl<T: Term> Frame<T> {
+    fn new(opener: Option<Opener>, start: usize, body_start: usize) -> Frame<T> {
         Frame {
             opener,
             start,
-            alternatives: Vec::new(),
-            terms: Vec::new(),
+            alternatives: T::List::default(),
+            terms: T::List::default(),
             alternative_start: body_start,
             last_product: 1,
             max_product: 1,
         }
     }
 
-    fn push_term(&mut self, node: Node, product: u64) {
-        self.terms.push(node);
+    fn push_term(&mut self, term: T, product: u64) {
+        T::push(&mut self.terms, term);
         self.last_product = product;
         self.max_product = self.max_product.max(product);
     }
 
     fn push_atom(&mut self, kind: NodeKind, span: Span) {
-        self.push_term(Node::leaf(kind, span), 1);
+        self.push_term(T::leaf(kind, span), 1);
     }
 
     /// Ends the current alternative at `end` (a `|` or `)`).
     fn finish_alternative(&mut self, end: usize) {
         let span = Span { start: self.alternative_start, end };
-        let mut terms = std::mem::take(&mut self.terms);
-        let node = match terms.len() {
-            0 => Node::leaf(NodeKind::Empty, span),
-            1 => terms.pop().unwrap_or_else(|| Node::leaf(NodeKind::Empty, span)),
-            _ => Node::leaf(NodeKind::Concat(terms), span),
-        };
-        self.alternatives.push(node);
+        let alternative = T::sequence(std::mem::take(&mut self.terms), span);
+        T::push(&mut self.alternatives, alternative);
         self.alternative_start = end.saturating_add(1);
     }
 
     /// The body of the frame, ending at `end`.
-    fn finish(mut self, end: usize) -> (Option<Opener>, Node, u64) {
+    fn finish(mut self, end: usize) -> (Option<Opener>, T, u64) {
         self.finish_alternative(end);
-        let mut alternatives = std::mem::take(&mut self.alternatives);
-        let body = if alternatives.len() == 1 {
-            alternatives.pop().unwrap_or_else(|| Node::leaf(NodeKind::Empty, Span { start: end, end }))
-        } else {
-            let start = alternatives.first().map_or(end, |n| n.span.start);
-            Node::leaf(NodeKind::Alternation(alternatives), Span { start, end })
-        };
+        let body = T::alternation(std::mem::take(&mut self.alternatives), end);
         (self.opener, body, self.max_product)
     }
 }
@@ -145,6 +319,10 @@ enum ClassAtom {
 }
 
 impl<'p> Parser<'p> {
+    fn new(pattern: &'p str, limits: ParseLimits) -> Parser<'p> {
+        Parser { pattern, pos: 0, limits, capture_count: 0, group_names: HashMap::new(), backrefs: Vec::new() }
+    }
+
     fn peek(&self) -> Option<char> {
         self.rest().chars().next()
     }
@@ -176,9 +354,10 @@ impl<'p> Parser<'p> {
         Span { start, end: self.pos }
     }
 
-    fn parse(mut self) -> Result<Ast, RegexError> {
-        let mut top = Frame::new(None, 0, 0);
-        let mut open: Vec<Frame> = Vec::new();
+    /// The whole pattern's term, once every backreference is checked.
+    fn parse<T: Term>(&mut self) -> Result<T, RegexError> {
+        let mut top = Frame::<T>::new(None, 0, 0);
+        let mut open: Vec<Frame<T>> = Vec::new();
         loop {
             let start = self.pos;
             let Some(c) = self.bump() else { break };
@@ -203,15 +382,9 @@ impl<'p> Parser<'p> {
                     };
                     let group_start = closed.start;
                     let (opener, body, product) = closed.finish(start);
-                    let kind = match opener {
-                        Some(Opener::LookAround { behind, negated }) => {
-                            NodeKind::LookAround(LookAround { behind, negated, sub: Box::new(body) })
-                        }
-                        Some(Opener::Group(capture)) => NodeKind::Group(Group { capture, sub: Box::new(body) }),
-                        None => NodeKind::Group(Group { capture: None, sub: Box::new(body) }),
-                    };
+                    let group = T::group(opener, body, self.span_from(group_start));
                     let parent = open.last_mut().unwrap_or(&mut top);
-                    parent.push_term(Node::leaf(kind, self.span_from(group_start)), product);
+                    parent.push_term(group, product);
                 }
                 '*' | '+' | '?' | '{' => self.apply_quantifier(frame, c, start)?,
                 '}' | ']' => {
@@ -221,11 +394,11 @@ impl<'p> Parser<'p> {
                 '$' => frame.push_atom(NodeKind::Assertion(Assertion::End), self.span_from(start)),
                 '.' => frame.push_atom(NodeKind::Dot, self.span_from(start)),
                 '[' => {
-                    let class = self.parse_class(start)?;
+                    let class = self.parse_class::<T>(start)?;
                     frame.push_atom(NodeKind::Class(class), self.span_from(start));
                 }
                 '\\' => {
-                    let kind = self.parse_escape(start)?;
+                    let kind = self.parse_escape::<T>(start)?;
                     frame.push_atom(kind, self.span_from(start));
                 }
                 _ => frame.push_atom(NodeKind::Literal(u32::from(c)), self.span_from(start)),
@@ -235,13 +408,12 @@ impl<'p> Parser<'p> {
             return Err(syntax_error(unclosed.start, "unclosed group"));
         }
         let (_, root, _) = top.finish(self.pos);
-        let ast = Ast { root, capture_count: self.capture_count, group_names: self.group_names };
         for (group, span) in &self.backrefs {
-            if ast.group_index(group).is_none() {
+            if group_index(group, self.capture_count, &self.group_names).is_none() {
                 return Err(syntax_error(span.start, "backreference to a group that does not exist"));
             }
         }
-        Ok(ast)
+        Ok(root)
     }
 
     /// Parses what follows `(`.
@@ -305,7 +477,7 @@ impl<'p> Parser<'p> {
 
     /// Applies the quantifier starting with `c` (already consumed) at
     /// `start` to the last term of `frame`.
-    fn apply_quantifier(&mut self, frame: &mut Frame, c: char, start: usize) -> Result<(), RegexError> {
+    fn apply_quantifier<T: Term>(&mut self, frame: &mut Frame<T>, c: char, start: usize) -> Result<(), RegexError> {
         let (min, max) = match c {
             '*' => (0, None),
             '+' => (1, None),
@@ -313,20 +485,10 @@ impl<'p> Parser<'p> {
             _ => self.parse_counted(start)?.ok_or_else(|| syntax_error(start, "lone `{` (escape it as `\\{`)"))?,
         };
         let greedy = !self.eat('?');
-        let Some(atom) = frame.terms.pop() else {
+        let Some(atom) = T::pop(&mut frame.terms) else {
             return Err(syntax_error(start, "quantifier has nothing to repeat"));
         };
-        let reason = match atom.kind {
-            NodeKind::Literal(_) | NodeKind::Dot | NodeKind::Class(_) | NodeKind::Group(_) | NodeKind::Backref(_) => {
-                None
-            }
-            NodeKind::Repeat(_) => Some("a quantifier cannot follow another quantifier"),
-            NodeKind::Assertion(_) | NodeKind::LookAround(_) => Some("assertions cannot be quantified"),
-            NodeKind::Empty | NodeKind::Concat(_) | NodeKind::Alternation(_) => {
-                Some("quantifier has nothing to repeat")
-            }
-        };
-        if let Some(reason) = reason {
+        if let Some(reason) = atom.shape().quantifier_error() {
             return Err(syntax_error(start, reason));
         }
         let count = u64::from(max.unwrap_or(min).max(1));
@@ -339,9 +501,7 @@ impl<'p> Parser<'p> {
                 format!("nested repetition counts multiply to {product}, over the limit of {limit}"),
             ));
         }
-        let span = Span { start: atom.span.start, end: self.pos };
-        let node = Node::leaf(NodeKind::Repeat(Repeat { min, max, greedy, sub: Box::new(atom) }), span);
-        frame.push_term(node, product);
+        frame.push_term(atom.repeat(min, max, greedy, self.pos), product);
         Ok(())
     }
 
@@ -381,7 +541,7 @@ impl<'p> Parser<'p> {
     }
 
     /// Parses an escape outside a class, after the `\` at `start`.
-    fn parse_escape(&mut self, start: usize) -> Result<NodeKind, RegexError> {
+    fn parse_escape<T: Term>(&mut self, start: usize) -> Result<NodeKind, RegexError> {
         let Some(c) = self.bump() else {
             return Err(syntax_error(start, "`\\` at end of pattern"));
         };
@@ -404,7 +564,11 @@ impl<'p> Parser<'p> {
             _ => Ok(match self.parse_atom_escape(c, start, false)? {
                 ClassAtom::Char(code) => NodeKind::Literal(code),
                 ClassAtom::Set(set, negated) => {
-                    NodeKind::Class(Class { negated: false, items: vec![ClassItem::Set { set, negated }] })
+                    let mut items = Vec::new();
+                    if T::KEEPS_CLASS_ITEMS {
+                        items.push(ClassItem::Set { set, negated });
+                    }
+                    NodeKind::Class(Class { negated: false, items })
                 }
             }),
         }
@@ -519,8 +683,9 @@ impl<'p> Parser<'p> {
         Some(code)
     }
 
-    /// Parses a class after the `[` at `start`.
-    fn parse_class(&mut self, start: usize) -> Result<Class, RegexError> {
+    /// Parses a class after the `[` at `start` (keeping its items if `T`
+    /// does).
+    fn parse_class<T: Term>(&mut self, start: usize) -> Result<Class, RegexError> {
         let negated = self.eat('^');
         let mut items = Vec::new();
         loop {
@@ -532,7 +697,9 @@ impl<'p> Parser<'p> {
             };
             let is_range = self.peek() == Some('-') && !matches!(self.peek_second(), None | Some(']'));
             if !is_range {
-                items.push(class_item(first));
+                if T::KEEPS_CLASS_ITEMS {
+                    items.push(class_item(first));
+                }
                 continue;
             }
             self.bump();
@@ -542,7 +709,11 @@ impl<'p> Parser<'p> {
                 Some(c) => self.parse_class_atom(c, second_start)?,
             };
             match (first, second) {
-                (ClassAtom::Char(low), ClassAtom::Char(high)) if low <= high => items.push(ClassItem::Range(low, high)),
+                (ClassAtom::Char(low), ClassAtom::Char(high)) if low <= high => {
+                    if T::KEEPS_CLASS_ITEMS {
+                        items.push(ClassItem::Range(low, high));
+                    }
+                }
                 (ClassAtom::Char(_), ClassAtom::Char(_)) => {
                     return Err(syntax_error(atom_start, "character class range out of order"));
                 }
@@ -606,17 +777,25 @@ fn in_property(cache: &OnceLock<Option<ClassUnicode>>, name: &'static str, c: ch
 mod tests {
     use super::*;
 
+    use proptest::prelude::*;
+
+    /// `pattern`'s tree; checking it agrees.
     fn parse_ok(pattern: &str) -> Ast {
+        assert_eq!(check(pattern), Ok(()), "{pattern:?}");
         match parse(pattern, ParseLimits::NONE) {
             Ok(ast) => ast,
             Err(e) => panic!("{pattern:?} failed: {e}"),
         }
     }
 
+    /// `pattern`'s error; checking it gives the same.
     fn error(pattern: &str) -> RegexError {
         match parse(pattern, ParseLimits::NONE) {
             Ok(ast) => panic!("{pattern:?} parsed: {ast:?}"),
-            Err(e) => e,
+            Err(e) => {
+                assert_eq!(check(pattern), Err(e.clone()), "{pattern:?}");
+                e
+            }
         }
     }
 
@@ -751,5 +930,63 @@ mod tests {
         let deep = format!("{}a{}", "(".repeat(100_000), ")".repeat(100_000));
         assert_eq!(parse_ok(&deep).capture_count, 100_000);
         assert_eq!(error(&"(".repeat(100_000)).kind(), &RegexErrorKind::Syntax);
+    }
+
+    /// Strings of the pattern syntax's own characters, mostly invalid.
+    fn syntax_soup() -> impl Strategy<Value = String> {
+        let pieces = prop_oneof![
+            Just("("),
+            Just(")"),
+            Just("(?:"),
+            Just("(?="),
+            Just("(?!"),
+            Just("(?<="),
+            Just("(?<!"),
+            Just("(?<n>"),
+            Just("(?<m>"),
+            Just("\\k<n>"),
+            Just("\\1"),
+            Just("\\2"),
+            Just("|"),
+            Just("*"),
+            Just("+"),
+            Just("?"),
+            Just("{2}"),
+            Just("{1,3}"),
+            Just("{3,1}"),
+            Just("{"),
+            Just("}"),
+            Just("["),
+            Just("]"),
+            Just("[^"),
+            Just("-"),
+            Just("a"),
+            Just("z"),
+            Just("^"),
+            Just("$"),
+            Just("."),
+            Just("\\d"),
+            Just("\\b"),
+            Just("\\B"),
+            Just("\\p{L}"),
+            Just("\\p{Nope}"),
+            Just("\\u0041"),
+            Just("\\uD83D\\uDE00"),
+            Just("\\x4"),
+            Just("\\q"),
+            Just("\\"),
+            Just("é"),
+        ];
+        prop::collection::vec(pieces, 0..14).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::with_cases(4000) })]
+
+        /// Checking a pattern reports exactly what parsing it does.
+        #[test]
+        fn checking_agrees_with_parsing(pattern in syntax_soup()) {
+            prop_assert_eq!(check(&pattern), parse(&pattern, ParseLimits::NONE).map(|_| ()), "{:?}", pattern);
+        }
     }
 }
