@@ -307,6 +307,13 @@ pub(crate) struct ErrorData {
 pub(crate) enum Detail {
     Ready(ErrorKind),
     Pending(Pending, OnceLock<Box<ErrorKind>>),
+    /// [`ErrorKind::Enum`] of these values (the first [`ENUM_SHOWN`] are
+    /// listed). (Not a [`Pending`]: with two more kinds, a pending kind
+    /// would no longer fit where an error keeps it.)
+    Enum(Arc<[Value]>, OnceLock<Box<ErrorKind>>),
+    /// [`ErrorKind::Format`] of a built-in format named as it is (not
+    /// overridden by a custom one).
+    Format(Format, OnceLock<Box<ErrorKind>>),
 }
 
 /// An error kind recorded without allocating, built into its
@@ -329,6 +336,9 @@ pub(crate) enum Pending {
         allowed: Arc<[String]>,
     },
 }
+
+/// Most enum values an [`ErrorKind::Enum`] lists.
+pub(crate) const ENUM_SHOWN: usize = 20;
 
 /// Whether a JSON number owns nothing on the heap (it does with
 /// serde_json's `arbitrary_precision`).
@@ -379,8 +389,8 @@ impl Detail {
     fn owns_nothing(&self) -> bool {
         match self {
             Detail::Ready(kind) => kind.owns_nothing(),
-            Detail::Pending(Pending::Type { .. }, built) => built.get().is_none(),
-            Detail::Pending(Pending::UnexpectedProperty { .. }, _) => false,
+            Detail::Pending(Pending::Type { .. }, built) | Detail::Format(_, built) => built.get().is_none(),
+            Detail::Pending(Pending::UnexpectedProperty { .. }, _) | Detail::Enum(..) => false,
         }
     }
 }
@@ -388,6 +398,18 @@ impl Detail {
 impl From<ErrorKind> for Detail {
     fn from(kind: ErrorKind) -> Detail {
         Detail::Ready(kind)
+    }
+}
+
+impl Detail {
+    /// [`Detail::Enum`] of `values`, built when asked for.
+    pub(crate) fn enumerated(values: Arc<[Value]>) -> Detail {
+        Detail::Enum(values, OnceLock::new())
+    }
+
+    /// [`Detail::Format`] of `format`, built when asked for.
+    pub(crate) fn format(format: Format) -> Detail {
+        Detail::Format(format, OnceLock::new())
     }
 }
 
@@ -404,6 +426,47 @@ pub(crate) enum Seen {
     Ready(Option<Found>),
     /// A number, previewed with [`Found::number`] when asked for.
     Number(Number, OnceLock<Box<Found>>),
+    /// None, but the buffer of an earlier string preview kept (empty) for
+    /// the next one, in a box that waits in the pool.
+    Spare(String),
+}
+
+/// Longest buffer (in bytes) a [`Seen::Spare`] keeps: room for any
+/// preview of [`FOUND_CHARS`] characters.
+const SPARE_CAPACITY: usize = 4 * FOUND_CHARS;
+
+/// The value an error is about, as reported: a string is previewed into
+/// the buffer the error's box may keep ([`Seen::Spare`]).
+pub(crate) enum Shown<'a> {
+    /// Given (or none).
+    Seen(Seen),
+    /// A string.
+    Text(&'a str),
+}
+
+impl<'a> Shown<'a> {
+    /// Any value: a number previewed when asked for, a string into the
+    /// error's buffer.
+    #[inline]
+    pub(crate) fn of(value: &'a Value) -> Shown<'a> {
+        match value {
+            Value::Number(n) => Shown::Seen(Seen::from(n)),
+            Value::String(s) => Shown::Text(s),
+            _ => Shown::Seen(Seen::Ready(Some(Found::of(value)))),
+        }
+    }
+}
+
+impl From<Option<Found>> for Shown<'_> {
+    fn from(found: Option<Found>) -> Self {
+        Shown::Seen(Seen::Ready(found))
+    }
+}
+
+impl From<&Number> for Shown<'_> {
+    fn from(n: &Number) -> Self {
+        Shown::Seen(Seen::from(n))
+    }
 }
 
 impl Seen {
@@ -413,6 +476,32 @@ impl Seen {
         match self {
             Seen::Ready(found) => found.is_none(),
             Seen::Number(_, preview) => NUMBERS_OWN_NOTHING && preview.get().is_none(),
+            Seen::Spare(_) => false,
+        }
+    }
+
+    /// Drops this value, without a call to its drop glue if it owns
+    /// nothing.
+    #[inline(always)]
+    fn discard(self) {
+        if self.owns_nothing() {
+            std::mem::forget(self);
+        } else {
+            drop(self);
+        }
+    }
+
+    /// What a pooled box keeps of this value: the buffer of a string
+    /// preview, emptied, if not too long (the rest is dropped).
+    fn into_spare(self) -> Seen {
+        match self {
+            Seen::Ready(Some(Found::String { start: mut buffer, .. })) | Seen::Spare(mut buffer)
+                if buffer.capacity() <= SPARE_CAPACITY =>
+            {
+                buffer.clear();
+                Seen::Spare(buffer)
+            }
+            _ => Seen::Ready(None),
         }
     }
 }
@@ -500,6 +589,15 @@ impl ErrorData {
                     }
                 })
             }),
+            Detail::Enum(values, built) => built.get_or_init(|| {
+                Box::new(ErrorKind::Enum {
+                    allowed: values.iter().take(ENUM_SHOWN).cloned().collect(),
+                    total: values.len(),
+                })
+            }),
+            Detail::Format(format, built) => built.get_or_init(|| {
+                Box::new(ErrorKind::Format { format: format.name().to_string(), builtin: Some(*format) })
+            }),
         }
     }
 
@@ -508,18 +606,20 @@ impl ErrorData {
         match &self.kind {
             Detail::Ready(kind) => matches!(kind, ErrorKind::Type { .. }),
             Detail::Pending(pending, _) => matches!(pending, Pending::Type { .. }),
+            Detail::Enum(..) | Detail::Format(..) => false,
         }
     }
 
     /// Whether the kind is `const` or `enum` (without building it).
     pub(crate) fn is_const_or_enum(&self) -> bool {
-        matches!(&self.kind, Detail::Ready(ErrorKind::Const { .. } | ErrorKind::Enum { .. }))
+        matches!(&self.kind, Detail::Ready(ErrorKind::Const { .. } | ErrorKind::Enum { .. }) | Detail::Enum(..))
     }
 
     pub(crate) fn found(&self) -> Option<&Found> {
         match &self.found {
             Seen::Ready(found) => found.as_ref(),
             Seen::Number(n, preview) => Some(preview.get_or_init(|| Box::new(Found::number(n)))),
+            Seen::Spare(_) => None,
         }
     }
 
@@ -550,8 +650,9 @@ impl ErrorData {
 
     /// Makes the error [`ErrorData::blank`] again, dropping what it owns
     /// on the heap (its caches, long location text, kind and found
-    /// value), so that its box can wait in the pool holding nothing and
-    /// be filled again as a new one. Only the fields that differ are
+    /// value, except the buffer of a string preview, kept as a
+    /// [`Seen::Spare`]), so that its box can wait in the pool and be
+    /// filled again as a new one. Only the fields that differ are
     /// written: most errors own nothing but their inline text.
     #[inline]
     pub(crate) fn clear(&mut self) {
@@ -566,10 +667,12 @@ impl ErrorData {
         } else {
             self.kind = Detail::Ready(ErrorKind::False);
         }
-        if self.found.owns_nothing() {
-            std::mem::forget(std::mem::replace(&mut self.found, Seen::Ready(None)));
+        let old = std::mem::replace(&mut self.found, Seen::Ready(None));
+        if old.owns_nothing() {
+            std::mem::forget(old);
         } else {
-            self.found = Seen::Ready(None);
+            // `Seen::Ready(None)` owns nothing: skip its drop.
+            std::mem::forget(std::mem::replace(&mut self.found, old.into_spare()));
         }
         self.options = MessageOptions::default();
     }
@@ -663,13 +766,26 @@ impl ValidationError {
     /// caller after [`ValidationError::record`], when the stores that
     /// built `kind` are done.)
     #[inline(always)]
-    pub(crate) fn describe(&mut self, kind: impl Into<Detail>, found: impl Into<Seen>) {
+    pub(crate) fn describe<'a>(&mut self, kind: impl Into<Detail>, found: impl Into<Shown<'a>>) {
         let old = std::mem::replace(&mut self.0.kind, kind.into());
         if matches!(old, Detail::Ready(ErrorKind::False)) {
             // Owns nothing: skip the out-of-line drop.
             std::mem::forget(old);
         }
-        self.0.found = found.into();
+        let old = std::mem::replace(&mut self.0.found, Seen::Ready(None));
+        let found = match (found.into(), old) {
+            (Shown::Text(s), Seen::Spare(buffer)) => Seen::Ready(Some(Found::string_into(s, buffer))),
+            (Shown::Text(s), old) => {
+                old.discard();
+                Seen::Ready(Some(Found::string(s)))
+            }
+            (Shown::Seen(seen), old) => {
+                old.discard();
+                seen
+            }
+        };
+        // `Seen::Ready(None)` owns nothing: skip its drop.
+        std::mem::forget(std::mem::replace(&mut self.0.found, found));
     }
 
     /// Where in the instance.
@@ -762,13 +878,22 @@ impl Found {
 
     /// The preview of a string (without building a [`Value`]).
     pub fn string(s: &str) -> Found {
+        Found::string_into(s, String::new())
+    }
+
+    /// [`Found::string`], the preview copied into `buffer` (empty).
+    fn string_into(s: &str, mut buffer: String) -> Found {
         // The preview is copied as one slice (collecting it char by char
         // grew the string several times).
-        let (start, length) = match s.char_indices().nth(FOUND_CHARS) {
+        // At most `FOUND_CHARS` bytes is at most as many characters: no
+        // cut to look for.
+        let (start, length) = match (s.len() > FOUND_CHARS).then(|| s.char_indices().nth(FOUND_CHARS)).flatten() {
             Some((cut, _)) => (s.get(..cut).unwrap_or_default(), s.chars().count()),
-            None => (s, s.chars().count()),
+            // An ASCII string has as many characters as bytes.
+            None => (s, if s.is_ascii() { s.len() } else { s.chars().count() }),
         };
-        Found::String { start: start.to_string(), length }
+        buffer.push_str(start);
+        Found::String { start: buffer, length }
     }
 
     /// The preview of a number.
@@ -794,6 +919,14 @@ mod tests {
     #[cfg(target_pointer_width = "64")]
     #[test]
     fn an_error_fits_in_256_bytes() {
+        eprintln!(
+            "SIZES seen {} detail {} pending {} kind {} found {}",
+            std::mem::size_of::<Seen>(),
+            std::mem::size_of::<Detail>(),
+            std::mem::size_of::<Pending>(),
+            std::mem::size_of::<ErrorKind>(),
+            std::mem::size_of::<Found>()
+        );
         assert!(std::mem::size_of::<ErrorData>() <= 256, "{}", std::mem::size_of::<ErrorData>());
     }
 

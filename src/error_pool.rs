@@ -13,7 +13,9 @@
 //!
 //! At most [`POOLED`] boxes (16 KiB) and [`POOLED_LISTS`] lists of at most
 //! [`LIST_CAPACITY`] errors (2 KiB) are kept per thread, none holding
-//! heap memory of its own, and they are freed with the thread. What is
+//! heap memory of its own but a box the buffer of its last string
+//! preview (at most 240 bytes, reused by the next one), and they are
+//! freed with the thread. What is
 //! given back when the pool is full, or while the thread is being torn
 //! down, is simply freed, and so is a longer list. (What an error or a
 //! list owns is dropped before the pool is borrowed, so no drop runs

@@ -1088,8 +1088,9 @@ pub struct ContentChecks {
 /// A set of `enum` values.
 #[derive(Debug, Clone)]
 pub struct EnumSet {
-    /// The values, in schema order.
-    pub values: Box<[Value]>,
+    /// The values, in schema order (shared with the `enum` errors that
+    /// list them).
+    pub values: std::sync::Arc<[Value]>,
     /// Fast lookup of the string members.
     pub strings: KeyTable,
     /// The members that are machine integers (`i64`), sorted and
@@ -1130,7 +1131,7 @@ impl EnumSet {
         let other_numbers = values.iter().any(|v| v.is_number() && v.as_i64().is_none());
         EnumSet {
             all_strings: values.iter().all(Value::is_string),
-            values: values.into_boxed_slice(),
+            values: values.into(),
             strings: KeyTable::new(strings),
             integers: integers.into_boxed_slice(),
             other_numbers,

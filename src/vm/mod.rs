@@ -60,7 +60,7 @@ use budget::{Fuel, Tank};
 pub(crate) use budget::{Meter, NUMBER_BASE_FUEL, Stop};
 use spare::Spare;
 
-use crate::error::{Detail, ErrorKind, Pending, Seen, ValidationError};
+use crate::error::{Detail, ErrorKind, Pending, Shown, ValidationError};
 use crate::format::CustomFormats;
 use crate::location::{InstanceLocation, PathSegment, TextWriter};
 
@@ -2197,7 +2197,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// Records an error for `keyword` (steps below the current node) at
     /// the current instance location.
     #[inline]
-    fn report(&mut self, keyword: &[impl SuffixStep], kind: impl Into<Detail>, found: impl Into<Seen>) {
+    fn report(&mut self, keyword: &[impl SuffixStep], kind: impl Into<Detail>, found: impl Into<Shown<'v>>) {
         self.report_below((), keyword, kind, found);
     }
 
@@ -2210,7 +2210,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         below: impl Below<'v>,
         keyword: &[impl SuffixStep],
         kind: impl Into<Detail>,
-        found: impl Into<Seen>,
+        found: impl Into<Shown<'v>>,
     ) {
         if !self.count_report() {
             return;

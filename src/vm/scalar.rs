@@ -12,11 +12,8 @@ use schemavm_compiler::value::{self, JsonType, TypeSet};
 
 use super::budget::Fuel;
 use super::{Flow, Mode, NUMBER_BASE_FUEL, Vm};
-use crate::error::{ErrorKind, Exhausted, Found, Pending};
+use crate::error::{Detail, ErrorKind, Exhausted, Pending, Shown};
 use crate::format::CustomFormats;
-
-/// Most enum values quoted in an error message.
-const ENUM_SHOWN: usize = 20;
 
 /// A number for an error message, as JSON.
 fn number_value(n: &Num) -> Value {
@@ -82,7 +79,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             return Ok(true);
         }
         if self.collecting() {
-            self.report(&["const"], ErrorKind::Const { expected: expected.clone() }, Some(Found::of(v)));
+            self.report(&["const"], ErrorKind::Const { expected: expected.clone() }, Shown::of(v));
         }
         Ok(false)
     }
@@ -106,8 +103,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         };
         let found = enum_contains(set, v, &mut self.meter)?;
         if !found {
-            let allowed = set.values.iter().take(ENUM_SHOWN).cloned().collect();
-            self.report(&["enum"], ErrorKind::Enum { allowed, total: set.values.len() }, Some(Found::of(v)));
+            self.report(&["enum"], Detail::enumerated(set.values.clone()), Shown::of(v));
         }
         Ok(found && typed)
     }
@@ -205,25 +201,19 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let regex = self.program.regex(id);
             if !pattern_matches(regex, s, &mut self.meter)? {
                 valid = false;
-                self.report(
-                    &["pattern"],
-                    ErrorKind::Pattern { pattern: regex.pattern().to_string() },
-                    Some(Found::string(s)),
-                );
+                self.report(&["pattern"], ErrorKind::Pattern { pattern: regex.pattern().to_string() }, Shown::Text(s));
             }
         }
         if let Some((check, name)) = &c.format {
             if !format_passes(check, self.formats, s, &mut self.meter)? {
                 valid = false;
-                let builtin = match check {
-                    FormatCheck::Builtin(f) => Some(*f),
-                    FormatCheck::Custom(_) => None,
+                let kind = match check {
+                    // The name is the format's own: built when asked for.
+                    FormatCheck::Builtin(f) if **name == *f.name() => Detail::format(*f),
+                    FormatCheck::Builtin(f) => ErrorKind::Format { format: name.to_string(), builtin: Some(*f) }.into(),
+                    FormatCheck::Custom(_) => ErrorKind::Format { format: name.to_string(), builtin: None }.into(),
                 };
-                self.report(
-                    &["format"],
-                    ErrorKind::Format { format: name.to_string(), builtin },
-                    Some(Found::string(s)),
-                );
+                self.report(&["format"], kind, Shown::Text(s));
             }
         }
         Ok(valid)
