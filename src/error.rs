@@ -762,6 +762,43 @@ impl ValidationError {
         Some(error)
     }
 
+    /// This error, found by a detached evaluation at its root, re-rooted
+    /// under `base` (a new error, not described): `base`'s keyword
+    /// location before its own, `base`'s instance location instead of the
+    /// root. Written into a new box as any error is, where editing this
+    /// one would move its text out of line twice. The error itself if its
+    /// instance location is not the root (the caller edits it then).
+    pub(crate) fn rerooted(mut self, base: &ValidationError) -> Result<ValidationError, ValidationError> {
+        if self.0.instance_depth() != 0 {
+            return Err(self);
+        }
+        let (from, base) = (&**self.0, &**base.0);
+        // `base`'s instance location is inline unless it was built when
+        // recorded (then `inline` is empty, and the location not the root).
+        let built = base.instance_location.get().filter(|l| base.inline.depth() == 0 && !l.segments().is_empty());
+        // Each text read once (reading an inline one checks it is UTF-8).
+        let (own, base_text) = (from.locations.as_str(), base.locations.as_str());
+        let own_keyword = own.get(..from.keyword_end()).unwrap_or_default();
+        let own_absolute = own.get(from.keyword_end()..from.absolute_end()).unwrap_or_default();
+        let base_keys = base_text.get(base.absolute_end()..).unwrap_or_default();
+        let mut error = ValidationError::record(|text, path| {
+            text.push_str(base_text.get(..base.keyword_end()).unwrap_or_default());
+            text.push_str(own_keyword);
+            let keyword_end = text.mark();
+            text.push_str(own_absolute);
+            if built.is_none() {
+                text.push_str(base_keys);
+                *path = base.inline;
+            }
+            (keyword_end, built.map(|l| (**l).clone()))
+        });
+        let data = &mut *self.0;
+        std::mem::swap(&mut error.0.kind, &mut data.kind);
+        std::mem::swap(&mut error.0.found, &mut data.found);
+        error.0.options = data.options;
+        Ok(error)
+    }
+
     /// Sets what the error is and the value it is about. (Done by the
     /// caller after [`ValidationError::record`], when the stores that
     /// built `kind` are done.)
@@ -928,6 +965,39 @@ mod tests {
             std::mem::size_of::<Found>()
         );
         assert!(std::mem::size_of::<ErrorData>() <= 256, "{}", std::mem::size_of::<ErrorData>());
+    }
+
+    /// The errors of a property name are re-rooted at the object: the
+    /// `propertyNames` keyword location before theirs, the object's
+    /// instance location (inline or, when long, built) as theirs.
+    #[test]
+    fn property_name_errors_are_rerooted_at_the_object() {
+        let v = crate::Validator::new(&serde_json::json!({
+            "$id": "https://example.com/s",
+            "properties": {"a": {"items": {"items": {"items": {"items": {"items": {"propertyNames": {"maxLength": 1}}}}}}}},
+            "propertyNames": {"$ref": "#/definitions/short"},
+            "definitions": {"short": {"maxLength": 2}}
+        }))
+        .unwrap();
+        let instance = serde_json::json!({"abc": 1, "a": [[[[[{"xy": 1}]]]]]});
+        let errors: Vec<_> = v
+            .iter_errors(&instance)
+            .map(|e| {
+                let at = e.instance_location().to_pointer();
+                (e.keyword_location().to_string(), e.absolute_keyword_location().to_string(), at)
+            })
+            .collect();
+        let row = |k: &str, a: &str, at: &str| (k.to_string(), format!("https://example.com/s#{a}"), at.to_string());
+        let deep = "/properties/a/items/items/items/items/items/propertyNames";
+        assert_eq!(
+            errors,
+            [
+                row("/propertyNames", "/propertyNames", "/abc"),
+                row("/propertyNames/$ref/maxLength", "/definitions/short/maxLength", ""),
+                row(deep, deep, "/a/0/0/0/0/0/xy"),
+                row(&format!("{deep}/maxLength"), &format!("{deep}/maxLength"), "/a/0/0/0/0/0"),
+            ]
+        );
     }
 
     /// A string's preview is its first [`FOUND_CHARS`] characters (not

@@ -2327,11 +2327,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let base = self.make_error(keyword, ());
         errors
             .into_iter()
-            .map(|mut e| {
-                let location = base.instance_location().join(e.instance_location());
-                e.0.set_instance_location(location);
-                e.0.prefix_keyword_location(base.keyword_location());
-                e
+            .map(|e| {
+                e.rerooted(&base).unwrap_or_else(|mut e| {
+                    let location = base.instance_location().join(e.instance_location());
+                    e.0.set_instance_location(location);
+                    e.0.prefix_keyword_location(base.keyword_location());
+                    e
+                })
             })
             .collect()
     }
