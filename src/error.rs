@@ -809,20 +809,21 @@ impl ValidationError {
             // Owns nothing: skip the out-of-line drop.
             std::mem::forget(old);
         }
-        let old = std::mem::replace(&mut self.0.found, Seen::Ready(None));
-        let found = match (found.into(), old) {
-            (Shown::Text(s), Seen::Spare(buffer)) => Seen::Ready(Some(Found::string_into(s, buffer))),
-            (Shown::Text(s), old) => {
-                old.discard();
-                Seen::Ready(Some(Found::string(s)))
-            }
-            (Shown::Seen(seen), old) => {
-                old.discard();
-                seen
-            }
+        let found = match found.into() {
+            Shown::Seen(seen) => seen,
+            Shown::Text(s) => match std::mem::replace(&mut self.0.found, Seen::Ready(None)) {
+                Seen::Spare(buffer) => Seen::Ready(Some(Found::string_into(s, buffer))),
+                old => {
+                    old.discard();
+                    Seen::Ready(Some(Found::string(s)))
+                }
+            },
         };
-        // `Seen::Ready(None)` owns nothing: skip its drop.
-        std::mem::forget(std::mem::replace(&mut self.0.found, found));
+        let old = std::mem::replace(&mut self.0.found, found);
+        if matches!(old, Seen::Ready(None)) {
+            // Owns nothing: skip the out-of-line drop.
+            std::mem::forget(old);
+        }
     }
 
     /// Where in the instance.
