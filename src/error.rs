@@ -957,14 +957,6 @@ mod tests {
     #[cfg(target_pointer_width = "64")]
     #[test]
     fn an_error_fits_in_256_bytes() {
-        eprintln!(
-            "SIZES seen {} detail {} pending {} kind {} found {}",
-            std::mem::size_of::<Seen>(),
-            std::mem::size_of::<Detail>(),
-            std::mem::size_of::<Pending>(),
-            std::mem::size_of::<ErrorKind>(),
-            std::mem::size_of::<Found>()
-        );
         assert!(std::mem::size_of::<ErrorData>() <= 256, "{}", std::mem::size_of::<ErrorData>());
     }
 
