@@ -59,7 +59,7 @@ pub mod retrieve;
 mod vm;
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
@@ -106,18 +106,37 @@ pub struct Validator {
 
 struct Compiled {
     program: Program,
+    /// How `is_valid` starts under the settings' budget.
+    quiet: vm::QuietStart,
+    /// Shared by every validator built with the default settings (most
+    /// are), so that they take no room of their own.
+    settings: Arc<Settings>,
+}
+
+/// The options a validator keeps past compiling.
+struct Settings {
     formats: format::CustomFormats,
     budget: Budget,
-    /// How `is_valid` starts under `budget`.
-    quiet: vm::QuietStart,
-    draft: Draft,
     messages: MessageOptions,
+}
+
+impl Settings {
+    /// Whether these are the default settings.
+    fn is_default(&self) -> bool {
+        self.formats.is_empty() && self.budget == Budget::DEFAULT && self.messages == MessageOptions::DEFAULT
+    }
+
+    /// `self` shared: the one default instance if they are the default.
+    fn shared(self) -> Arc<Settings> {
+        static DEFAULT: OnceLock<Arc<Settings>> = OnceLock::new();
+        if self.is_default() { Arc::clone(DEFAULT.get_or_init(|| Arc::new(self))) } else { Arc::new(self) }
+    }
 }
 
 impl fmt::Debug for Validator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Validator")
-            .field("draft", &self.inner.draft)
+            .field("draft", &self.draft())
             .field("nodes", &self.inner.program.node_count())
             .field("instructions", &self.inner.program.instruction_count())
             .finish()
@@ -293,11 +312,14 @@ impl ValidatorOptions {
             meta::check_schema(schema, self)?;
         }
         let program = schemavm_compiler::compile_checked(checked, &self.compile)?;
-        let draft = program.flags().draft;
-        let (formats, budget, messages) =
-            (format::CustomFormats::new(self.formats.clone()), self.budget, self.messages);
-        let quiet = vm::QuietStart::new(&program, &budget);
-        Ok(Validator { inner: Arc::new(Compiled { program, formats, budget, quiet, draft, messages }) })
+        let settings = Settings {
+            formats: format::CustomFormats::new(self.formats.clone()),
+            budget: self.budget,
+            messages: self.messages,
+        };
+        let quiet = vm::QuietStart::new(&program, &settings.budget);
+        let settings = settings.shared();
+        Ok(Validator { inner: Arc::new(Compiled { program, quiet, settings }) })
     }
 }
 
@@ -314,12 +336,12 @@ impl Validator {
 
     /// The dialect of the root schema.
     pub fn draft(&self) -> Draft {
-        self.inner.draft
+        self.inner.program.flags().draft
     }
 
     /// How this validator's errors render their messages.
     pub fn message_options(&self) -> MessageOptions {
-        self.inner.messages
+        self.inner.settings.messages
     }
 
     /// The compiled program (for inspection, e.g. `schemavm explain`).
@@ -332,18 +354,18 @@ impl Validator {
     #[inline]
     pub fn is_valid(&self, instance: &Value) -> bool {
         let c = &*self.inner;
-        c.quiet.is_valid(&c.program, &c.formats, &c.budget, instance)
+        c.quiet.is_valid(&c.program, || (&c.settings.formats, &c.settings.budget), instance)
     }
 
     /// Valid, invalid, or not decided within the default budget.
     pub fn outcome(&self, instance: &Value) -> Outcome {
-        self.outcome_with(instance, &self.inner.budget)
+        self.outcome_with(instance, &self.inner.settings.budget)
     }
 
     /// [`Validator::outcome`] under a per-call budget.
     pub fn outcome_with(&self, instance: &Value, budget: &Budget) -> Outcome {
         let c = &*self.inner;
-        let mut vm = Vm::<Fast>::new(&c.program, &c.formats, budget);
+        let mut vm = Vm::<Fast>::new(&c.program, &c.settings.formats, budget);
         let outcome = match vm.run_root(instance) {
             Ok(true) => Outcome::Valid,
             Ok(false) => Outcome::Invalid,
@@ -356,13 +378,13 @@ impl Validator {
     /// `Ok` if `instance` is valid, else the first error (or a
     /// [`ErrorKind::BudgetExceeded`] error if the budget ran out).
     pub fn validate(&self, instance: &Value) -> Result<(), ValidationError> {
-        self.validate_with(instance, &self.inner.budget)
+        self.validate_with(instance, &self.inner.settings.budget)
     }
 
     /// [`Validator::validate`] under a per-call budget.
     pub fn validate_with(&self, instance: &Value, budget: &Budget) -> Result<(), ValidationError> {
         let c = &*self.inner;
-        let mut vm = Vm::<Fast>::new(&c.program, &c.formats, budget);
+        let mut vm = Vm::<Fast>::new(&c.program, &c.settings.formats, budget);
         let result = match vm.run_root(instance) {
             Ok(true) => Ok(()),
             Ok(false) => {
@@ -379,13 +401,13 @@ impl Validator {
             Err(Stop) => Err(exhausted_error(vm.meter.reason(), vm.meter.used(budget))),
         };
         vm.discard();
-        result.map_err(|e| e.with_message_options(c.messages))
+        result.map_err(|e| e.with_message_options(c.settings.messages))
     }
 
     /// Every error (ending with a [`ErrorKind::BudgetExceeded`] error if
     /// the budget ran out).
     pub fn iter_errors(&self, instance: &Value) -> Errors {
-        Errors::new(self.collect(instance, &self.inner.budget))
+        Errors::new(self.collect(instance, &self.inner.settings.budget))
     }
 
     /// [`Validator::iter_errors`] under a per-call budget.
@@ -401,13 +423,13 @@ impl Validator {
     /// size, so the budget also bounds the output's memory. Running out is
     /// `Err`, never a verdict.
     pub fn evaluate(&self, instance: &Value) -> Result<Evaluation, output::BudgetExceeded> {
-        self.evaluate_with(instance, &self.inner.budget)
+        self.evaluate_with(instance, &self.inner.settings.budget)
     }
 
     /// [`Validator::evaluate`] under a per-call budget.
     pub fn evaluate_with(&self, instance: &Value, budget: &Budget) -> Result<Evaluation, output::BudgetExceeded> {
         let c = &*self.inner;
-        let mut vm = Vm::<Annotate>::new(&c.program, &c.formats, budget);
+        let mut vm = Vm::<Annotate>::new(&c.program, &c.settings.formats, budget);
         match vm.run_root(instance) {
             Ok(valid) => {
                 let mut units = vm.take_units();
@@ -415,7 +437,7 @@ impl Validator {
                     // As in `iter_errors`: say that the list is cut.
                     root.errors.push(root_error(ErrorKind::ErrorLimit { max: budget.max_errors }));
                 }
-                Ok(Evaluation::new(self.clone(), valid, units, c.messages))
+                Ok(Evaluation::new(self.clone(), valid, units, c.settings.messages))
             }
             Err(Stop) => Err(output::BudgetExceeded { reason: vm.meter.reason(), fuel_used: vm.meter.used(budget) }),
         }
@@ -423,7 +445,7 @@ impl Validator {
 
     fn collect(&self, instance: &Value, budget: &Budget) -> Vec<ValidationError> {
         let c = &*self.inner;
-        let mut vm = Vm::<Collect>::new(&c.program, &c.formats, budget);
+        let mut vm = Vm::<Collect>::new(&c.program, &c.settings.formats, budget);
         let result = vm.run_root(instance);
         let mut errors = std::mem::take(&mut vm.errors);
         match result {
@@ -435,7 +457,7 @@ impl Validator {
         }
         vm.discard();
         for e in &mut errors {
-            e.0.options = c.messages;
+            e.0.options = c.settings.messages;
         }
         errors
     }
@@ -462,6 +484,28 @@ mod tests {
     #[test]
     fn validator_is_send_sync() {
         assert_send_sync::<Validator>();
+    }
+
+    /// Default options are shared by the validators built with them; any
+    /// other option is stored per validator, and applied.
+    #[test]
+    fn only_options_other_than_the_defaults_are_stored() {
+        let schema = json!({"format": "even", "maxLength": 1});
+        let default = Validator::new(&schema).unwrap().inner.settings.clone();
+        let stored =
+            |options: ValidatorOptions| !Arc::ptr_eq(&options.build(&schema).unwrap().inner.settings, &default);
+        assert!(!stored(Validator::options()));
+        assert!(stored(Validator::options().budget(Budget { fuel: 5, ..Budget::default() })));
+        assert!(stored(Validator::options().mask_values(true)));
+        let even =
+            Validator::options().assert_formats(true).format("even", |s| s.len() % 2 == 0).build(&schema).unwrap();
+        assert!(!Arc::ptr_eq(&even.inner.settings, &default));
+        assert!(!even.is_valid(&json!("a")) && even.is_valid(&json!("")));
+        let masked = Validator::options().mask_values(true).build(&schema).unwrap();
+        let error = masked.iter_errors(&json!("secret")).next().unwrap().to_string();
+        assert!(!error.contains("secret"), "{error}");
+        let starved = Validator::options().budget(Budget { fuel: 0, ..Budget::default() }).build(&schema).unwrap();
+        assert!(matches!(starved.outcome(&json!("")), Outcome::BudgetExceeded { .. }));
     }
 
     /// `validate`'s error is the first `iter_errors` finds, however many

@@ -48,6 +48,11 @@ use crate::FormatFn;
 pub(crate) struct CustomFormats(Vec<FormatFn>);
 
 impl CustomFormats {
+    /// Whether there are no checkers.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// The checkers, in index order.
     pub(crate) fn new(checkers: Vec<FormatFn>) -> CustomFormats {
         CustomFormats(checkers)

@@ -45,6 +45,11 @@ pub struct MessageOptions {
     pub max_len: Option<usize>,
 }
 
+impl MessageOptions {
+    /// The default: values echoed, no length limit.
+    pub const DEFAULT: MessageOptions = MessageOptions { mask_values: false, max_len: None };
+}
+
 /// Most declared property names listed after `allowed:`.
 const ALLOWED_NAMES: usize = 20;
 /// Most characters of the `allowed:` list.

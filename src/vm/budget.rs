@@ -39,9 +39,15 @@ pub struct Budget {
     pub max_errors: usize,
 }
 
+impl Budget {
+    /// The default budget.
+    pub const DEFAULT: Budget =
+        Budget { fuel: 200_000_000, deadline: None, max_depth: 2_000, max_stack_bytes: 1 << 20, max_errors: 1_000 };
+}
+
 impl Default for Budget {
     fn default() -> Self {
-        Budget { fuel: 200_000_000, deadline: None, max_depth: 2_000, max_stack_bytes: 1 << 20, max_errors: 1_000 }
+        Budget::DEFAULT
     }
 }
 

@@ -944,25 +944,30 @@ impl QuietStart {
         QuietStart { root, fuel: budget.fuel }
     }
 
-    /// Whether `instance` passes `program` within `budget` (running out
-    /// of it is a failure). `budget` is the one this start was made for.
+    /// Whether `instance` passes `program` with the custom formats and
+    /// within the budget `settings` gives (running out of it is a
+    /// failure). The budget is the one this start was made for.
+    /// `settings` is called only by the roots that read them.
     #[inline(always)]
-    pub(crate) fn is_valid(
+    pub(crate) fn is_valid<'s>(
         &self,
         program: &Program,
-        formats: &CustomFormats,
-        budget: &Budget,
+        settings: impl FnOnce() -> (&'s CustomFormats, &'s Budget),
         instance: &Value,
     ) -> bool {
         if let QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Tuple(_) | QuietRoot::Node = self.root {
+            let (formats, budget) = settings();
             return self.run(program, formats, budget, instance);
         }
         match self.root {
             QuietRoot::Types(types, strict_integers) => types.admits(instance, strict_integers),
-            QuietRoot::Direct(ref direct) => direct.passes(program, formats, instance),
+            QuietRoot::Direct(ref direct) => direct.passes(program, settings().0, instance),
             QuietRoot::Verdict(verdict) => verdict,
             // `General` (the interpreter roots returned above).
-            _ => QuietStart::run_general(program, formats, budget, instance),
+            _ => {
+                let (formats, budget) = settings();
+                QuietStart::run_general(program, formats, budget, instance)
+            }
         }
     }
 
