@@ -295,11 +295,29 @@ pub(crate) struct ErrorData {
     /// `inline`, in one buffer.
     locations: LocationText,
     /// Where the keyword location ends in `locations` (a character
-    /// boundary).
+    /// boundary), or with `keyword_in_absolute` where it starts.
     keyword_end: u32,
+    /// Whether the keyword location is the absolute keyword location's
+    /// tail, from `keyword_end` (see [`KeywordText::InAbsolute`]), rather
+    /// than the text before it.
+    keyword_in_absolute: bool,
     kind: Detail,
     found: Seen,
     pub(crate) options: MessageOptions,
+}
+
+/// How [`ValidationError::record`] finds the keyword location in the
+/// text written.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum KeywordText {
+    /// It comes first and ends at the mark; the absolute keyword location
+    /// follows it.
+    First(Mark),
+    /// The absolute keyword location comes first, and the keyword location
+    /// is its tail from the mark: they are one text when the fragment of
+    /// the absolute location is the path the evaluation took (no
+    /// reference crossed), as it is for most errors.
+    InAbsolute(Mark),
 }
 
 /// An error's kind, given or to be built from a [`Pending`] on first use.
@@ -548,16 +566,43 @@ impl ErrorData {
         self.instance_location = OnceLock::from(Box::new(location));
     }
 
+    /// Where the keyword location is in `locations`.
+    fn keyword_range(&self) -> std::ops::Range<usize> {
+        if self.keyword_in_absolute { self.keyword_end()..self.absolute_end() } else { 0..self.keyword_end() }
+    }
+
+    /// Where the absolute keyword location is in `locations`.
+    fn absolute_range(&self) -> std::ops::Range<usize> {
+        let start = if self.keyword_in_absolute { 0 } else { self.keyword_end() };
+        start..self.absolute_end()
+    }
+
     fn keyword_location(&self) -> &str {
-        self.locations.as_str().get(..self.keyword_end()).unwrap_or_default()
+        self.locations.as_str().get(self.keyword_range()).unwrap_or_default()
     }
 
     fn absolute_keyword_location(&self) -> &str {
-        self.locations.as_str().get(self.keyword_end()..self.absolute_end()).unwrap_or_default()
+        self.locations.as_str().get(self.absolute_range()).unwrap_or_default()
+    }
+
+    /// Lays the text out as the keyword location, then the absolute one
+    /// (then the instance keys), for an edit of the keyword location.
+    fn separate_keyword_location(&mut self) {
+        if !self.keyword_in_absolute {
+            return;
+        }
+        let (keyword, end) = (self.keyword_end(), self.absolute_end());
+        self.locations.edit(|text| {
+            let tail = text.get(keyword..end).unwrap_or_default().to_string();
+            text.insert_str(0, &tail);
+        });
+        self.keyword_end = u32::try_from(end - keyword).unwrap_or(0);
+        self.keyword_in_absolute = false;
     }
 
     /// Puts `prefix` before the keyword location.
     pub(crate) fn prefix_keyword_location(&mut self, prefix: &str) {
+        self.separate_keyword_location();
         self.locations.edit(|text| text.insert_str(0, prefix));
         self.keyword_end = u32::try_from(self.keyword_end() + prefix.len()).unwrap_or(0);
     }
@@ -565,6 +610,7 @@ impl ErrorData {
     /// Removes the first `len` bytes of the keyword location (all of it if
     /// it is shorter or `len` is not a character boundary).
     pub(crate) fn strip_keyword_location(&mut self, len: usize) {
+        self.separate_keyword_location();
         let text = self.locations.as_str();
         let end = self.keyword_end();
         let cut = if len <= end && text.is_char_boundary(len) { len } else { end };
@@ -642,6 +688,7 @@ impl ErrorData {
             inline: InlinePath::default(),
             locations: LocationText::default(),
             keyword_end: 0,
+            keyword_in_absolute: false,
             kind: Detail::Ready(ErrorKind::False),
             found: Seen::Ready(None),
             options: MessageOptions::default(),
@@ -660,6 +707,7 @@ impl ErrorData {
         self.locations.clear();
         self.inline = InlinePath::default();
         self.keyword_end = 0;
+        self.keyword_in_absolute = false;
         // Most kinds and found values own nothing on the heap: forgetting
         // them spares the call to their drop glue.
         if self.kind.owns_nothing() {
@@ -705,24 +753,28 @@ impl PartialEq for ErrorData {
 impl ValidationError {
     /// An error (of kind [`ErrorKind::False`] until
     /// [`ValidationError::describe`]d) whose locations `write` puts in
-    /// place: into the text, its keyword location, then its absolute
-    /// keyword location, then the keys of the instance location recorded
-    /// into the path. `write` returns where the keyword location ends
-    /// (a [`Mark`], so a character boundary) and, if the instance location
-    /// did not fit in the path, the location built. Written in place,
-    /// nothing read back right after it is written (which would stall on
-    /// the stores).
+    /// place: into the text, its keyword location and its absolute
+    /// keyword location as the [`KeywordText`] it returns says, then the
+    /// keys of the instance location recorded into the path. `write` also
+    /// returns, if the instance location did not fit in the path, the
+    /// location built. Written in place, nothing read back right after it
+    /// is written (which would stall on the stores).
     #[inline(always)]
     pub(crate) fn record(
-        write: impl FnOnce(&mut TextWriter<'_>, &mut InlinePath) -> (Mark, Option<InstanceLocation>),
+        write: impl FnOnce(&mut TextWriter<'_>, &mut InlinePath) -> (KeywordText, Option<InstanceLocation>),
     ) -> ValidationError {
         let mut data = ErrorData::boxed();
         let ErrorData { inline, locations, .. } = &mut *data;
         let mut text = TextWriter::fill(locations);
-        let (keyword_end, built) = write(&mut text, inline);
-        let keyword_end = keyword_end.position().min(text.len());
+        let (keyword, built) = write(&mut text, inline);
+        let (mark, in_absolute) = match keyword {
+            KeywordText::First(end) => (end, false),
+            KeywordText::InAbsolute(start) => (start, true),
+        };
+        let keyword_end = mark.position().min(text.len());
         text.finish();
         data.keyword_end = u32::try_from(keyword_end).unwrap_or(0);
+        data.keyword_in_absolute = in_absolute;
         if let Some(location) = built {
             data.inline = InlinePath::default();
             data.instance_location = OnceLock::from(Box::new(location));
@@ -756,6 +808,7 @@ impl ValidationError {
         }
         data.inline = inline;
         data.keyword_end = from.keyword_end;
+        data.keyword_in_absolute = from.keyword_in_absolute;
         data.options = from.options;
         let mut error = ValidationError(ManuallyDrop::new(data));
         error.describe(Pending::UnexpectedProperty { keyword, allowed: allowed.clone() }, None);
@@ -778,11 +831,12 @@ impl ValidationError {
         let built = base.instance_location.get().filter(|l| base.inline.depth() == 0 && !l.segments().is_empty());
         // Each text read once (reading an inline one checks it is UTF-8).
         let (own, base_text) = (from.locations.as_str(), base.locations.as_str());
-        let own_keyword = own.get(..from.keyword_end()).unwrap_or_default();
-        let own_absolute = own.get(from.keyword_end()..from.absolute_end()).unwrap_or_default();
+        let own_keyword = own.get(from.keyword_range()).unwrap_or_default();
+        let own_absolute = own.get(from.absolute_range()).unwrap_or_default();
         let base_keys = base_text.get(base.absolute_end()..).unwrap_or_default();
+        let base_keyword = base_text.get(base.keyword_range()).unwrap_or_default();
         let mut error = ValidationError::record(|text, path| {
-            text.push_str(base_text.get(..base.keyword_end()).unwrap_or_default());
+            text.push_str(base_keyword);
             text.push_str(own_keyword);
             let keyword_end = text.mark();
             text.push_str(own_absolute);
@@ -790,7 +844,7 @@ impl ValidationError {
                 text.push_str(base_keys);
                 *path = base.inline;
             }
-            (keyword_end, built.map(|l| (**l).clone()))
+            (KeywordText::First(keyword_end), built.map(|l| (**l).clone()))
         });
         let data = &mut *self.0;
         std::mem::swap(&mut error.0.kind, &mut data.kind);
@@ -958,6 +1012,53 @@ mod tests {
     #[test]
     fn an_error_fits_in_256_bytes() {
         assert!(std::mem::size_of::<ErrorData>() <= 256, "{}", std::mem::size_of::<ErrorData>());
+    }
+
+    /// Keyword and absolute keyword locations, whether the keyword was
+    /// reached through no reference (one text, the keyword location the
+    /// absolute one's tail), through one, or in an embedded resource; and
+    /// after the edits that re-root errors.
+    #[test]
+    fn keyword_locations_with_and_without_references() {
+        let v = crate::Validator::new(&serde_json::json!({
+            "properties": {
+                "deep": {"properties": {"deeper": {"properties": {"deepest": {"properties": {"x": {"type": "string"}}}}}}},
+                "viaRef": {"$ref": "#/$defs/n"},
+                "embedded": {"$id": "https://example.com/e", "properties": {"y": {"minimum": 3}}},
+                "names": {"propertyNames": {"maxLength": 1}},
+                "tilde~/": {"const": 1}
+            },
+            "$defs": {"n": {"type": "number"}}
+        }))
+        .unwrap();
+        let instance = serde_json::json!({
+            "deep": {"deeper": {"deepest": {"x": 1}}},
+            "viaRef": "a",
+            "embedded": {"y": 1},
+            "names": {"ab": 1},
+            "tilde~/": 2
+        });
+        let mut errors: Vec<_> = v
+            .iter_errors(&instance)
+            .map(|e| (e.keyword_location().to_string(), e.absolute_keyword_location().to_string()))
+            .collect();
+        errors.sort();
+        let base = schemavm_compiler::error::DEFAULT_BASE_URI;
+        let same = |k: &str| (k.to_string(), format!("{base}#{k}"));
+        let deep = "/properties/deep/properties/deeper/properties/deepest/properties/x/type";
+        let mut expected = vec![
+            same(deep),
+            (
+                "/properties/embedded/properties/y/minimum".to_string(),
+                "https://example.com/e#/properties/y/minimum".to_string(),
+            ),
+            same("/properties/names/propertyNames"),
+            same("/properties/names/propertyNames/maxLength"),
+            same("/properties/tilde~0~1/const"),
+            ("/properties/viaRef/$ref/type".to_string(), format!("{base}#/$defs/n/type")),
+        ];
+        expected.sort();
+        assert_eq!(errors, expected);
     }
 
     /// The errors of a property name are re-rooted at the object: the

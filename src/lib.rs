@@ -469,7 +469,7 @@ fn exhausted_error(reason: Exhausted, fuel_used: u64) -> ValidationError {
 
 /// An error about the whole evaluation, at the root.
 fn root_error(kind: ErrorKind) -> ValidationError {
-    let mut error = ValidationError::record(|text, _| (text.mark(), None));
+    let mut error = ValidationError::record(|text, _| (error::KeywordText::First(text.mark()), None));
     error.describe(kind, None);
     error
 }

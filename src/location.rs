@@ -362,6 +362,30 @@ impl<'a> TextWriter<'a> {
         self.len = total;
     }
 
+    /// If the text written so far (still inline) is `location`'s tail
+    /// after a `#`, writes `location` in its place and returns the mark
+    /// where that tail starts in it; else `None`, the text unchanged. (An
+    /// error's keyword location is so kept once, inside its absolute
+    /// location, when the evaluation reached the keyword through no
+    /// reference.)
+    #[inline]
+    pub(crate) fn become_fragment_of(&mut self, location: &str) -> Option<Mark> {
+        if self.spilled.is_some() {
+            return None;
+        }
+        let cut = location.len().checked_sub(self.len)?;
+        let bytes = location.as_bytes();
+        let matches =
+            bytes.get(cut.checked_sub(1)?) == Some(&b'#') && bytes.get(cut..) == self.text.bytes.get(..self.len);
+        if !matches {
+            return None;
+        }
+        self.len = 0;
+        self.push_str(location);
+        // Just after the `#`: a character boundary.
+        Some(Mark(cut))
+    }
+
     /// The text out of line (once it outgrows the inline bytes).
     #[cold]
     fn spill(&mut self) -> &mut String {

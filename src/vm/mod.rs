@@ -60,7 +60,7 @@ use budget::{Fuel, Tank};
 pub(crate) use budget::{Meter, NUMBER_BASE_FUEL, Stop};
 use spare::Spare;
 
-use crate::error::{Detail, ErrorKind, Pending, Shown, ValidationError};
+use crate::error::{Detail, ErrorKind, KeywordText, Pending, Shown, ValidationError};
 use crate::format::CustomFormats;
 use crate::location::{InstanceLocation, PathSegment, TextWriter};
 
@@ -2282,13 +2282,26 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let node_location = self.program.location(self.record.get().map_or(self.program.root(), |r| r.current));
         ValidationError::record(|locations, path| {
             push_keyword_path(locations, &self.keyword_path);
-            let suffix_start = locations.mark();
-            for k in keyword {
-                k.push_to(locations);
-            }
-            let keyword_end = locations.mark();
-            locations.push_str(node_location);
-            locations.repeat(suffix_start, keyword_end);
+            let keyword_location = match locations.become_fragment_of(node_location) {
+                // The node's location ends with the path to it: the keyword
+                // location is the absolute one's tail.
+                Some(start) => {
+                    for k in keyword {
+                        k.push_to(locations);
+                    }
+                    KeywordText::InAbsolute(start)
+                }
+                None => {
+                    let suffix_start = locations.mark();
+                    for k in keyword {
+                        k.push_to(locations);
+                    }
+                    let keyword_end = locations.mark();
+                    locations.push_str(node_location);
+                    locations.repeat(suffix_start, keyword_end);
+                    KeywordText::First(keyword_end)
+                }
+            };
             let inline = self.instance_path.iter().all(|step| match *step {
                 InstanceStep::Key(k) => path.push_key(k.len()),
                 InstanceStep::Index(i) => path.push_index(i),
@@ -2298,7 +2311,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 None => true,
             };
             if !inline {
-                return (keyword_end, Some(self.instance_location(below)));
+                return (keyword_location, Some(self.instance_location(below)));
             }
             for step in self.instance_path.iter() {
                 if let InstanceStep::Key(k) = *step {
@@ -2308,7 +2321,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             if let Some(InstanceStep::Key(k)) = below {
                 locations.push_str(k);
             }
-            (keyword_end, None)
+            (keyword_location, None)
         })
     }
 
