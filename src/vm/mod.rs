@@ -573,10 +573,12 @@ impl DynamicScope {
 #[derive(Debug, Clone)]
 pub(crate) struct QuietStart {
     root: QuietRoot,
-    /// The fuel each evaluation's meter starts with ([`Meter::started`];
-    /// unused for [`QuietRoot::General`]): the budget's, less the root
-    /// node's entry for an [`QuietRoot::Object`], [`QuietRoot::Array`] or
-    /// [`QuietRoot::Tuple`] root, which is charged once here.
+    /// The fuel each evaluation starts with (its meter's, [`Meter::started`],
+    /// or a [`QuietRoot::Direct`] root's tank; unused for
+    /// [`QuietRoot::General`]): the budget's, less the root node's entry
+    /// for an [`QuietRoot::Object`], [`QuietRoot::Array`],
+    /// [`QuietRoot::Tuple`] or [`QuietRoot::Direct`] root, which is charged
+    /// once here.
     fuel: u64,
 }
 
@@ -622,8 +624,6 @@ enum QuietRoot {
 #[derive(Debug, Clone, Copy)]
 struct DirectRoot {
     check: DirectCheck,
-    /// The budget's fuel less the node's entry.
-    fuel: u64,
     strict_integers: bool,
 }
 
@@ -834,16 +834,17 @@ impl Leaves {
 }
 
 impl DirectRoot {
-    /// The scalar root of a root node with `entry` and `code`, if it is
-    /// one and `budget` has the fuel of its entry.
-    fn of(entry: Entry, code: &[Instr], program: &Program, budget: &Budget) -> Option<DirectRoot> {
+    /// The direct root of a root node with `entry` and `code`, if it is
+    /// one and `budget` has the fuel of its entry, and the budget's fuel
+    /// less that entry (what each check starts with).
+    fn of(entry: Entry, code: &[Instr], program: &Program, budget: &Budget) -> Option<(DirectRoot, u64)> {
         let strict_integers = program.flags().strict_integers;
         // A combinator (its entry one unit) whose leaves, all of them, fit
         // in the budget: neither its evaluation here nor the VM's (which
         // may skip some) runs out.
         let root = |check, cost: u64| {
             let fuel = budget.fuel.checked_sub(1)?;
-            (cost <= fuel).then_some(DirectRoot { check, fuel, strict_integers })
+            (cost <= fuel).then_some((DirectRoot { check, strict_integers }, fuel))
         };
         let combine = |connective, list| {
             let (leaves, cost) = Leaves::of(program, program.quick_list(list))?;
@@ -879,14 +880,14 @@ impl DirectRoot {
             _ => return None,
         };
         let fuel = budget.fuel.checked_sub(entry_fuel)?;
-        Some(DirectRoot { check, fuel, strict_integers })
+        Some((DirectRoot { check, strict_integers }, fuel))
     }
 
-    /// Whether `v` passes (running out of fuel fails, as on the VM's
-    /// boolean path).
+    /// Whether `v` passes with `fuel` (running out of it fails, as on the
+    /// VM's boolean path).
     #[inline(always)]
-    fn passes(&self, program: &Program, formats: &CustomFormats, v: &Value) -> bool {
-        let fuel = &mut Tank(self.fuel);
+    fn passes(&self, program: &Program, formats: &CustomFormats, fuel: u64, v: &Value) -> bool {
+        let fuel = &mut Tank(fuel);
         let flow = match &self.check {
             &DirectCheck::Number(id) => scalar::number_passes(program.number(id), v, self.strict_integers, fuel),
             &DirectCheck::String(id) => match v {
@@ -918,8 +919,10 @@ impl QuietStart {
             None => DirectRoot::of(node.entry(), program.code_of(node), program, budget),
             Some(_) => None,
         };
+        if let Some((direct, fuel)) = direct {
+            return QuietStart { root: QuietRoot::Direct(direct), fuel };
+        }
         let root = match (node.entry(), node.first_instr()) {
-            _ if direct.is_some() => direct.map_or(QuietRoot::Node, QuietRoot::Direct),
             (Entry::Valid | Entry::QuietValid, _) => QuietRoot::Verdict(true),
             (Entry::Invalid, _) => QuietRoot::Verdict(false),
             (Entry::Types, _) => QuietRoot::Types(node.types(), program.flags().strict_integers),
@@ -961,7 +964,7 @@ impl QuietStart {
         }
         match self.root {
             QuietRoot::Types(types, strict_integers) => types.admits(instance, strict_integers),
-            QuietRoot::Direct(ref direct) => direct.passes(program, settings().0, instance),
+            QuietRoot::Direct(ref direct) => direct.passes(program, settings().0, self.fuel, instance),
             QuietRoot::Verdict(verdict) => verdict,
             // `General` (the interpreter roots returned above).
             _ => {
