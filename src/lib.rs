@@ -304,6 +304,15 @@ impl ValidatorOptions {
         self
     }
 
+    /// Keep each node's cost bounds in the compiled program, to read them
+    /// with [`Program::cost`] (as `schemavm explain` does). They are
+    /// computed and enforced either way; kept, they take 24 bytes per
+    /// node.
+    pub fn keep_cost_bounds(mut self, yes: bool) -> Self {
+        self.compile.keep_cost_bounds = yes;
+        self
+    }
+
     /// Compiles `schema` with these options.
     pub fn build(&self, schema: &Value) -> Result<Validator, CompileError> {
         let checked =

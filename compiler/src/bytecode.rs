@@ -1551,9 +1551,14 @@ impl Program {
     pub fn location(&self, id: NodeId) -> &str {
         self.locations.get(id.index())
     }
-    /// The cost bounds of a node (zero for nodes that are never entries).
-    pub fn cost(&self, id: NodeId) -> NodeCost {
-        self.costs.get(id.index()).copied().unwrap_or_default()
+    /// The cost bounds of a node (zero for nodes that are never entries);
+    /// `None` unless the program was compiled with
+    /// [`CompileOptions::keep_cost_bounds`](crate::CompileOptions::keep_cost_bounds).
+    pub fn cost(&self, id: NodeId) -> Option<NodeCost> {
+        if self.costs.is_empty() {
+            return None;
+        }
+        Some(self.costs.get(id.index()).copied().unwrap_or_default())
     }
     /// Every node id.
     pub fn node_ids(&self) -> impl Iterator<Item = NodeId> {

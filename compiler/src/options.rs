@@ -94,4 +94,9 @@ pub struct CompileOptions {
     /// smaller program, but evaluations then report only the annotations
     /// of applicators (`properties`, `items`, ...).
     pub skip_annotations: bool,
+    /// Keep each node's [`NodeCost`](crate::bytecode::NodeCost) in the
+    /// program, for [`Program::cost`](crate::Program::cost) (`schemavm
+    /// explain`). The bounds are computed and enforced either way; kept,
+    /// they take 24 bytes per node.
+    pub keep_cost_bounds: bool,
 }

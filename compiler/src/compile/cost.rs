@@ -1552,6 +1552,32 @@ mod tests {
     use crate::compile::analysis::Adjacency;
     use crate::{CompileErrorKind, CompileOptions, Limits, compile};
 
+    /// Options that keep the cost bounds, for [`crate::Program::cost`].
+    fn kept_costs() -> CompileOptions {
+        CompileOptions { keep_cost_bounds: true, ..Default::default() }
+    }
+
+    /// The bounds are kept only when asked for; they are enforced either
+    /// way.
+    #[test]
+    fn cost_bounds_are_kept_only_when_asked_for() {
+        let schema =
+            json!({"anyOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/a"}], "$defs": {"a": {"type": "string"}}});
+        let program = compile(&schema, &CompileOptions::default()).unwrap();
+        assert_eq!(program.cost(program.root()), None);
+        let kept = compile(&schema, &kept_costs()).unwrap();
+        assert!(kept.cost(kept.root()).is_some_and(|c| c.fan_out >= 3), "{:?}", kept.cost(kept.root()));
+        let tight = |keep_cost_bounds| CompileOptions {
+            keep_cost_bounds,
+            limits: Limits { max_fan_out: 2, ..Limits::default() },
+            ..Default::default()
+        };
+        for keep in [false, true] {
+            let err = compile(&schema, &tight(keep)).unwrap_err();
+            assert!(matches!(err.kind(), CompileErrorKind::LimitExceeded { limit: "max_fan_out", .. }), "{err}");
+        }
+    }
+
     /// The landings of one list's alternatives, sorted into a run per
     /// alternative in their order, others left out.
     #[test]
@@ -1598,9 +1624,9 @@ mod tests {
     #[test]
     fn leaf_entries_cost_one_evaluation_and_one_unit_of_work() {
         let schema = json!({"properties": {"a": {"type": "string"}, "b": {"type": "integer"}}});
-        let program = compile(&schema, &CompileOptions::default()).unwrap();
+        let program = compile(&schema, &kept_costs()).unwrap();
         for id in program.node_ids().filter(|id| *id != program.root()) {
-            let cost = program.cost(id);
+            let cost = program.cost(id).unwrap();
             assert_eq!((cost.fan_out, cost.unmemoized_fan_out, cost.in_place_depth), (1, 1, 0));
         }
         // The root's walk: itself, its two edges and its two named
@@ -1654,10 +1680,10 @@ mod tests {
         // The second entry adds its edge to the root's walk and its group
         // (a child of its own): two units, not a walk.
         assert_eq!(least_work(&two), least_work(&one) + 2);
-        let program = compile(&two, &CompileOptions::default()).unwrap();
+        let program = compile(&two, &kept_costs()).unwrap();
         let cost_of = |pointer: &str| {
             let id = program.node_ids().find(|id| *program.location(*id) == *format!("json-schema:///#{pointer}"));
-            id.map(|id| program.cost(id))
+            id.and_then(|id| program.cost(id))
         };
         assert_eq!(cost_of("/properties/x"), cost_of("/properties/y"));
         assert!(cost_of("/properties/x").is_some_and(|c| c.fan_out > 3));
@@ -1784,19 +1810,19 @@ mod tests {
                 "allOf": vec![json!({"$ref": "#/$defs/C"}); refs],
                 "$defs": {"C": {"enum": ["a", "b"]}}
             });
-            let program = compile(&schema, &CompileOptions::default()).unwrap();
+            let program = compile(&schema, &kept_costs()).unwrap();
             let memoized = program
                 .node_ids()
                 .filter(|id| program.node(*id).flags().contains(crate::bytecode::NodeFlags::MEMO))
                 .map(|id| program.location(id).to_string())
                 .collect::<Vec<_>>();
-            (memoized, program.cost(program.root()).fan_out)
+            (memoized, program.cost(program.root()).map(|c| c.fan_out))
         };
         // The root, the `$ref`s, and `C` once per path.
-        assert_eq!(memo_and_fan_out(2), (vec![], 1 + 2 + 2));
-        assert_eq!(memo_and_fan_out(MAX_UNSHARED_PATHS as usize), (vec![], 1 + 2 * MAX_UNSHARED_PATHS));
+        assert_eq!(memo_and_fan_out(2), (vec![], Some(1 + 2 + 2)));
+        assert_eq!(memo_and_fan_out(MAX_UNSHARED_PATHS as usize), (vec![], Some(1 + 2 * MAX_UNSHARED_PATHS)));
         let refs = MAX_UNSHARED_PATHS as usize + 1;
-        assert_eq!(memo_and_fan_out(refs), (vec!["json-schema:///#/$defs/C".to_string()], 1 + refs as u64 + 1));
+        assert_eq!(memo_and_fan_out(refs), (vec!["json-schema:///#/$defs/C".to_string()], Some(1 + refs as u64 + 1)));
     }
 
     /// Each memoized node's location, and whether the boolean path

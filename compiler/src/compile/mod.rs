@@ -364,6 +364,9 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         // nodes they lead to are settled once the node entries are known.
         discriminator::find(&mut program);
         let quiet_memo = cost::analyze(&mut program, &in_place, limits)?;
+        if !self.options.keep_cost_bounds {
+            program.costs = Box::default();
+        }
         analysis::set_entries(&mut program, &quiet_memo);
         analysis::plan_items(&mut program);
         discriminator::settle_all(&mut program);

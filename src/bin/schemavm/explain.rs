@@ -16,7 +16,7 @@ pub fn run(argv: &[String]) -> Result<ExitCode, CliError> {
     let [path] = args.positional.as_slice() else {
         return Err(usage("explain needs exactly one SCHEMA.json".into()));
     };
-    let mut options = Validator::options();
+    let mut options = Validator::options().keep_cost_bounds(true);
     if let Some(d) = args.value("draft") {
         let draft = Draft::from_short_name(d).ok_or_else(|| usage(format!("unknown draft {d:?}")))?;
         options = options.draft(draft);
@@ -35,9 +35,11 @@ pub fn run(argv: &[String]) -> Result<ExitCode, CliError> {
         }
     };
     let p = validator.program();
-    let root = p.cost(p.root());
-    let entries = p.node_ids().filter(|n| p.cost(*n).fan_out > 0).count();
-    let worst = p.node_ids().map(|n| p.cost(n)).max_by_key(|c| c.fan_out).unwrap_or_default();
+    // Kept (`keep_cost_bounds`): never the default.
+    let cost = |n| p.cost(n).unwrap_or_default();
+    let root = cost(p.root());
+    let entries = p.node_ids().filter(|n| cost(*n).fan_out > 0).count();
+    let worst = p.node_ids().map(cost).max_by_key(|c| c.fan_out).unwrap_or_default();
     let memo = p.node_ids().map(|n| p.node(n)).filter(|n| n.flags().contains(NodeFlags::MEMO));
     // A `MEMO` node not entered through the memo is memoized only while
     // recording errors (the cost analysis found the boolean path bounded).
