@@ -1221,8 +1221,8 @@ impl LocationWriter {
 /// grows, and a program is often one of many small ones, so each table
 /// costs two words in place rather than three. The tables few programs
 /// use (`if`, dynamic references, content checks, regular expressions,
-/// static annotations) are boxed together, and kept only when one of them
-/// has an entry.
+/// static annotations, kept cost bounds) are boxed together, and kept
+/// only when one of them has an entry.
 #[derive(Debug)]
 pub struct Program {
     pub(crate) nodes: Box<[Node]>,
@@ -1245,7 +1245,6 @@ pub struct Program {
     /// evaluations that record nothing (set with the node entries).
     pub(crate) quick_lists: Box<[Box<[NodeId]>]>,
     pub(crate) resources: Box<[Resource]>,
-    pub(crate) costs: Box<[NodeCost]>,
     /// Per list: the discriminator of the `anyOf`/`oneOf` using it (empty
     /// when no list has one).
     pub(crate) discriminators: Box<[Option<Box<Discriminator>>]>,
@@ -1273,6 +1272,9 @@ pub(crate) struct RareTables {
     pub(crate) regexes: Box<[Regex]>,
     /// Static annotations of the nodes that have any, sorted by node.
     pub(crate) annotations: Box<[(NodeId, Box<[Annotation]>)]>,
+    /// Each node's cost bounds, when kept
+    /// ([`CompileOptions::keep_cost_bounds`](crate::CompileOptions::keep_cost_bounds)).
+    pub(crate) costs: Box<[NodeCost]>,
 }
 
 impl RareTables {
@@ -1283,6 +1285,7 @@ impl RareTables {
             && self.contents.is_empty()
             && self.regexes.is_empty()
             && self.annotations.is_empty()
+            && self.costs.is_empty()
     }
 }
 
@@ -1555,10 +1558,11 @@ impl Program {
     /// `None` unless the program was compiled with
     /// [`CompileOptions::keep_cost_bounds`](crate::CompileOptions::keep_cost_bounds).
     pub fn cost(&self, id: NodeId) -> Option<NodeCost> {
-        if self.costs.is_empty() {
+        let costs = self.rare_table(|r| &r.costs);
+        if costs.is_empty() {
             return None;
         }
-        Some(self.costs.get(id.index()).copied().unwrap_or_default())
+        Some(costs.get(id.index()).copied().unwrap_or_default())
     }
     /// Every node id.
     pub fn node_ids(&self) -> impl Iterator<Item = NodeId> {
@@ -1701,7 +1705,7 @@ impl fmt::Display for Program {
                     notes.push(name.to_string());
                 }
             }
-            if let Some(c) = self.costs.get(i).filter(|c| c.fan_out > 0) {
+            if let Some(c) = self.rare_table(|r| &r.costs).get(i).filter(|c| c.fan_out > 0) {
                 notes.push(format!(
                     "entry: {} evaluations per instance location ({} without memoization), in-place depth {}",
                     c.fan_out, c.unmemoized_fan_out, c.in_place_depth

@@ -160,8 +160,9 @@ const MAX_UNSHARED_PATHS: u64 = 4;
 /// building and hashing its shape does.
 const SHAPED: usize = 8;
 
-/// Runs the analysis: sets [`NodeFlags::MEMO`], records [`NodeCost`]s and
-/// enforces the fan-out and in-place depth limits. Returns, per node,
+/// Runs the analysis: sets [`NodeFlags::MEMO`], computes [`NodeCost`]s
+/// (kept in the program if `keep_costs`) and enforces the fan-out and
+/// in-place depth limits. Returns, per node,
 /// whether the boolean path memoizes it ([`Memoized::quiet`]; only nodes
 /// that are `MEMO`).
 ///
@@ -173,7 +174,12 @@ const SHAPED: usize = 8;
 /// places). Targets of the same [`Shape`] are walked once too: their walks
 /// are the same walk (a root that repeats a definition's `oneOf` of
 /// `$ref`s, as FHIR's does, would otherwise double the analysis).
-pub(super) fn analyze(program: &mut Program, in_place: &Adjacency, limits: &Limits) -> Result<Vec<bool>, CompileError> {
+pub(super) fn analyze(
+    program: &mut Program,
+    in_place: &Adjacency,
+    limits: &Limits,
+    keep_costs: bool,
+) -> Result<Vec<bool>, CompileError> {
     let n = program.nodes.len();
     let mut memo = Memoized { full: vec![false; n], quiet: vec![false; n] };
     let mut costs = vec![NodeCost::default(); n];
@@ -219,7 +225,9 @@ pub(super) fn analyze(program: &mut Program, in_place: &Adjacency, limits: &Limi
         // that run again: memoized at most where recording memoizes.
         *quiet &= full;
     }
-    program.costs = costs.into_boxed_slice();
+    if let Some(rare) = program.rare.as_deref_mut().filter(|_| keep_costs) {
+        rare.costs = costs.into_boxed_slice();
+    }
     Ok(quiet)
 }
 

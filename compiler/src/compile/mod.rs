@@ -333,7 +333,6 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             quick_lists: self.lists.clone().into_boxed_slice(),
             lists: self.lists.into_boxed_slice(),
             resources: resources.into_boxed_slice(),
-            costs: Box::default(),
             discriminators: Box::default(),
             alternative_masks: Box::default(),
             type_switches: Box::default(),
@@ -343,6 +342,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
                 contents: self.contents.into_boxed_slice(),
                 regexes: self.regexes.into_boxed_slice(),
                 annotations: annotations.into_boxed_slice(),
+                costs: Box::default(),
             })),
         };
         let limits = &self.options.limits;
@@ -363,10 +363,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         // The cost analysis weighs the boolean path's discriminators; the
         // nodes they lead to are settled once the node entries are known.
         discriminator::find(&mut program);
-        let quiet_memo = cost::analyze(&mut program, &in_place, limits)?;
-        if !self.options.keep_cost_bounds {
-            program.costs = Box::default();
-        }
+        let quiet_memo = cost::analyze(&mut program, &in_place, limits, self.options.keep_cost_bounds)?;
         analysis::set_entries(&mut program, &quiet_memo);
         analysis::plan_items(&mut program);
         discriminator::settle_all(&mut program);
