@@ -1169,8 +1169,9 @@ pub struct ProgramFlags {
 pub(crate) struct NodeLocations {
     text: Box<str>,
     /// Where each node's location ends in `text`; it starts where the
-    /// previous one ends.
-    ends: Box<[usize]>,
+    /// previous one ends. (`u32`: the text is at most 4 GiB,
+    /// [`Limits::max_location_bytes`](crate::Limits::max_location_bytes).)
+    ends: Box<[u32]>,
 }
 
 impl NodeLocations {
@@ -1180,7 +1181,7 @@ impl NodeLocations {
             Some(previous) => self.ends.get(previous).copied().unwrap_or(0),
             None => 0,
         };
-        self.ends.get(index).and_then(|&end| self.text.get(start..end)).unwrap_or("")
+        self.ends.get(index).and_then(|&end| self.text.get(start as usize..end as usize)).unwrap_or("")
     }
 
     /// How many locations it holds.
@@ -1193,7 +1194,7 @@ impl NodeLocations {
 #[derive(Debug, Default)]
 pub(crate) struct LocationWriter {
     text: String,
-    ends: Vec<usize>,
+    ends: Vec<u32>,
 }
 
 impl LocationWriter {
@@ -1203,10 +1204,23 @@ impl LocationWriter {
     }
 
     /// Appends the next node's location, written by `write` to the end
-    /// of the text (it must only append).
-    pub(crate) fn push_with(&mut self, write: impl FnOnce(&mut String)) {
+    /// of the text (it must only append). If the text is then over `max`
+    /// bytes or 4 GiB, the location is not kept and the length it would
+    /// have reached is the `Err`.
+    pub(crate) fn push_with(&mut self, max: usize, write: impl FnOnce(&mut String)) -> Result<(), usize> {
+        let start = self.text.len();
         write(&mut self.text);
-        self.ends.push(self.text.len());
+        let len = self.text.len();
+        match u32::try_from(len) {
+            Ok(end) if len <= max => {
+                self.ends.push(end);
+                Ok(())
+            }
+            _ => {
+                self.text.truncate(start);
+                Err(len)
+            }
+        }
     }
 
     /// The locations written, without spare room.
@@ -1845,8 +1859,11 @@ mod tests {
         let written = ["json-schema:///#", "json-schema:///#/properties/é", "", "urn:x#/$defs/ü/items"];
         let mut writer = LocationWriter::with_capacity(written.len(), 0);
         for w in written {
-            writer.push_with(|text| text.push_str(w));
+            assert_eq!(writer.push_with(usize::MAX, |text: &mut String| text.push_str(w)), Ok(()));
         }
+        // Past the limit: refused, and the text is as it was.
+        let total = written.concat().len();
+        assert_eq!(writer.push_with(total + 2, |text: &mut String| text.push_str("abc")), Err(total + 3));
         let locations = writer.finish();
         assert_eq!(locations.len(), written.len());
         for (i, w) in written.iter().enumerate() {

@@ -35,6 +35,11 @@ pub struct Limits {
     pub regex: RegexLimits,
     /// Most heap bytes held by all of a schema's compiled patterns.
     pub max_regex_memory: usize,
+    /// Most bytes of the subschemas' absolute locations together (each
+    /// node keeps its `<base URI>#<JSON pointer>`): deep schemas with long
+    /// keys would otherwise make this text grow with the square of their
+    /// size. At most 4 GiB, whatever this says.
+    pub max_location_bytes: usize,
 }
 
 impl Default for Limits {
@@ -50,6 +55,7 @@ impl Default for Limits {
             max_const_size: 1_000_000,
             regex: RegexLimits::default(),
             max_regex_memory: 256 << 20,
+            max_location_bytes: 256 << 20,
         }
     }
 }

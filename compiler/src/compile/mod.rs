@@ -150,7 +150,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
     fn new(registry: Registry<'a>, root_resource: ResIdx, options: &'o CompileOptions) -> Self {
         let strict_integers = registry.root_dialect().draft == Draft::Draft4;
         let subschemas = registry.subschemas().min(options.limits.max_nodes);
-        let location_bytes = registry.location_bytes(subschemas);
+        let location_bytes = registry.location_bytes(subschemas).min(options.limits.max_location_bytes);
         Lowerer {
             registry,
             root_resource,
@@ -215,7 +215,17 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             entry: Entry::Full,
             resource,
         });
-        self.locations.push_with(|text| self.registry.write_location(&target.info, text));
+        let max = self.options.limits.max_location_bytes;
+        if let Err(bytes) = self.locations.push_with(max, |text| self.registry.write_location(&target.info, text)) {
+            return Err(CompileError::new(
+                CompileErrorKind::LimitExceeded {
+                    limit: "max_location_bytes",
+                    bound: bytes as u64,
+                    max: max.min(u32::MAX as usize) as u64,
+                },
+                self.registry.location(&target.info),
+            ));
+        }
         self.node_ids.insert(key, id);
         self.work.push((id, target.value, target.info));
         Ok(id)
@@ -510,6 +520,32 @@ mod tests {
         assert_eq!(registry.location_bytes(usize::MAX), written.iter().sum::<usize>());
         assert!(registry.location_bytes(1) <= written.iter().copied().max().unwrap_or(0));
         assert_eq!(registry.location_bytes(0), 0);
+    }
+
+    /// The locations' text is bounded: a deep schema with long keys is
+    /// rejected at the node that crosses the limit, not compiled into
+    /// quadratic text.
+    #[test]
+    fn location_text_is_bounded() {
+        let key = "k".repeat(1000);
+        let mut schema = json!({"type": "string"});
+        for _ in 0..100 {
+            schema = json!({"properties": {key.clone(): schema}});
+        }
+        // 101 nodes whose locations average 50 KB: about 5 MB of text.
+        let limits = |max_location_bytes| CompileOptions {
+            limits: Limits { max_location_bytes, ..Limits::default() },
+            ..Default::default()
+        };
+        let err = compile(&schema, &limits(1 << 20)).unwrap_err();
+        assert!(
+            matches!(err.kind(), CompileErrorKind::LimitExceeded { limit: "max_location_bytes", max: 1_048_576, bound }
+                if *bound > 1 << 20),
+            "{err:?}"
+        );
+        let program = compile(&schema, &limits(8 << 20)).unwrap();
+        let last = program.node_ids().last().unwrap();
+        assert_eq!(program.location(last).len(), "json-schema:///#".len() + 100 * "/properties/".len() + 100_000);
     }
 
     /// A schema checked under a looser depth limit than the compilation's
