@@ -585,32 +585,32 @@ impl ErrorData {
         self.locations.as_str().get(self.absolute_range()).unwrap_or_default()
     }
 
-    /// Lays the text out as the keyword location, then the absolute one
-    /// (then the instance keys), for an edit of the keyword location.
-    fn separate_keyword_location(&mut self) {
-        if !self.keyword_in_absolute {
-            return;
-        }
-        let (keyword, end) = (self.keyword_end(), self.absolute_end());
-        self.locations.edit(|text| {
-            let tail = text.get(keyword..end).unwrap_or_default().to_string();
-            text.insert_str(0, &tail);
-        });
-        self.keyword_end = u32::try_from(end - keyword).unwrap_or(0);
-        self.keyword_in_absolute = false;
-    }
-
-    /// Puts `prefix` before the keyword location.
+    /// Puts `prefix` before the keyword location, laying the text out as
+    /// the keyword location, then the absolute one (then the instance
+    /// keys), in one edit however the keyword location was kept.
     pub(crate) fn prefix_keyword_location(&mut self, prefix: &str) {
-        self.separate_keyword_location();
-        self.locations.edit(|text| text.insert_str(0, prefix));
-        self.keyword_end = u32::try_from(self.keyword_end() + prefix.len()).unwrap_or(0);
+        let range = self.keyword_range();
+        let in_absolute = self.keyword_in_absolute;
+        self.locations.edit(|text| {
+            // Kept inside the absolute location: copied out before it.
+            let keyword = match in_absolute {
+                true => text.get(range.clone()).unwrap_or_default().to_string(),
+                false => String::new(),
+            };
+            text.insert_str(0, &keyword);
+            text.insert_str(0, prefix);
+        });
+        self.keyword_end = u32::try_from(prefix.len() + range.len()).unwrap_or(0);
+        self.keyword_in_absolute = false;
     }
 
     /// Removes the first `len` bytes of the keyword location (all of it if
     /// it is shorter or `len` is not a character boundary).
     pub(crate) fn strip_keyword_location(&mut self, len: usize) {
-        self.separate_keyword_location();
+        if self.keyword_in_absolute {
+            // Laid out apart first.
+            self.prefix_keyword_location("");
+        }
         let text = self.locations.as_str();
         let end = self.keyword_end();
         let cut = if len <= end && text.is_char_boundary(len) { len } else { end };
@@ -1059,6 +1059,21 @@ mod tests {
         ];
         expected.sort();
         assert_eq!(errors, expected);
+        // The edits that re-root errors (memoized, adopted) lay a keyword
+        // location kept inside the absolute one out apart, and keep the
+        // other locations.
+        let mut error = v.iter_errors(&instance).find(|e| e.keyword_location() == deep).unwrap();
+        let (absolute, at) = (error.absolute_keyword_location().to_string(), error.instance_location().to_pointer());
+        error.0.prefix_keyword_location("/allOf/0");
+        assert_eq!(error.keyword_location(), format!("/allOf/0{deep}"));
+        error.0.strip_keyword_location("/allOf/0".len());
+        assert_eq!(error.keyword_location(), deep);
+        let mut stripped = v.iter_errors(&instance).find(|e| e.keyword_location() == deep).unwrap();
+        stripped.0.strip_keyword_location("/properties/deep".len());
+        assert_eq!(stripped.keyword_location(), &deep["/properties/deep".len()..]);
+        for e in [&error, &stripped] {
+            assert_eq!((e.absolute_keyword_location(), e.instance_location().to_pointer()), (&*absolute, at.clone()));
+        }
     }
 
     /// The errors of a property name are re-rooted at the object: the

@@ -2285,20 +2285,16 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let node_location = self.program.location(self.record.get().map_or(self.program.root(), |r| r.current));
         ValidationError::record(|locations, path| {
             push_keyword_path(locations, &self.keyword_path);
-            let keyword_location = match locations.become_fragment_of(node_location) {
-                // The node's location ends with the path to it: the keyword
-                // location is the absolute one's tail.
-                Some(start) => {
-                    for k in keyword {
-                        k.push_to(locations);
-                    }
-                    KeywordText::InAbsolute(start)
-                }
+            // If the node's location ends with the path to it, the text is
+            // now that location, and the keyword location its tail.
+            let in_absolute = locations.become_fragment_of(node_location);
+            let suffix_start = locations.mark();
+            for k in keyword {
+                k.push_to(locations);
+            }
+            let keyword_location = match in_absolute {
+                Some(start) => KeywordText::InAbsolute(start),
                 None => {
-                    let suffix_start = locations.mark();
-                    for k in keyword {
-                        k.push_to(locations);
-                    }
                     let keyword_end = locations.mark();
                     locations.push_str(node_location);
                     locations.repeat(suffix_start, keyword_end);

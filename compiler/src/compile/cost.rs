@@ -182,7 +182,8 @@ pub(super) fn analyze(
 ) -> Result<Vec<bool>, CompileError> {
     let n = program.nodes.len();
     let mut memo = Memoized { full: vec![false; n], quiet: vec![false; n] };
-    let mut costs = vec![NodeCost::default(); n];
+    // Written only when kept (an empty table takes no writes).
+    let mut costs = if keep_costs { vec![NodeCost::default(); n] } else { Vec::new() };
     let graph = Graph::new(program, in_place);
     let mut walk = Walk::new(limits.max_analysis_work);
     let mut walked: Vec<Option<NodeCost>> = vec![None; n];
