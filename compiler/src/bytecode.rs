@@ -638,12 +638,33 @@ impl NumberChecks {
 }
 
 /// How a `format` is asserted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FormatCheck {
-    /// A built-in format.
+    /// A built-in format (named by [`Format::name`]).
     Builtin(Format),
-    /// A caller-registered format, by registration index.
-    Custom(u32),
+    /// A caller-registered format (boxed: few programs have one, and a
+    /// built-in format's check stays one word).
+    Custom(Box<CustomFormat>),
+}
+
+impl FormatCheck {
+    /// The format's name, the value of the `format` keyword.
+    pub fn name(&self) -> &str {
+        match self {
+            FormatCheck::Builtin(f) => f.name(),
+            FormatCheck::Custom(c) => &c.name,
+        }
+    }
+}
+
+/// A caller-registered format a program asserts ([`FormatCheck::Custom`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CustomFormat {
+    /// The registration index (the position of its name in
+    /// [`CompileOptions::custom_formats`](crate::CompileOptions::custom_formats)).
+    pub index: u32,
+    /// Its name, for messages.
+    pub name: Box<str>,
 }
 
 /// Operands of [`Instr::String`].
@@ -659,8 +680,8 @@ pub struct StringChecks {
     pub max_length: Option<u64>,
     /// `pattern`.
     pub pattern: Option<RegexId>,
-    /// Asserted `format`, and its name for messages.
-    pub format: Option<(FormatCheck, Box<str>)>,
+    /// Asserted `format`.
+    pub format: Option<FormatCheck>,
 }
 
 /// Operands of [`Instr::Array`].
@@ -1235,8 +1256,9 @@ impl LocationWriter {
 /// grows, and a program is often one of many small ones, so each table
 /// costs two words in place rather than three. The tables few programs
 /// use (`if`, dynamic references, content checks, regular expressions,
-/// static annotations, kept cost bounds) are boxed together, and kept
-/// only when one of them has an entry.
+/// kept cost bounds, and the schema resources that only dynamic
+/// references read) are boxed together, and kept only when one of them
+/// has an entry; so are the static annotations, on their own.
 #[derive(Debug)]
 pub struct Program {
     pub(crate) nodes: Box<[Node]>,
@@ -1253,29 +1275,45 @@ pub struct Program {
     pub(crate) strings: Box<[StringChecks]>,
     pub(crate) arrays: Box<[ArrayChecks]>,
     pub(crate) objects: Box<[ObjectChecks]>,
-    pub(crate) lists: Box<[Box<[NodeId]>]>,
-    /// Per list: its nodes each followed past its chain of forwarding
-    /// `$ref`s ([`Entry::Forward`]) to the node that does the work, for
-    /// evaluations that record nothing (set with the node entries).
-    pub(crate) quick_lists: Box<[Box<[NodeId]>]>,
-    pub(crate) resources: Box<[Resource]>,
-    /// Per list: the discriminator of the `anyOf`/`oneOf` using it (empty
-    /// when no list has one).
-    pub(crate) discriminators: Box<[Option<Box<Discriminator>>]>,
-    /// Per list of an `anyOf`/`oneOf`: which alternatives admit each kind
-    /// of value (none for other lists, lists of more than 64, and lists
-    /// whose alternatives all admit everything; empty when no list has
-    /// them). In place, not boxed: an `anyOf`/`oneOf` reads them before
-    /// anything else.
-    pub(crate) alternative_masks: Box<[Option<AlternativeMasks>]>,
-    /// Per list of an `anyOf`/`oneOf`: its [`TypeSwitch`], if its
-    /// alternatives split the kinds of values (set with the node entries;
-    /// empty when no list has one).
-    pub(crate) type_switches: Box<[Option<Box<TypeSwitch>>]>,
+    /// The `allOf`/`anyOf`/`oneOf` lists, by [`ListId`].
+    pub(crate) lists: Box<[ListEntry]>,
+    /// The static annotations, when some node has any (apart from the
+    /// rare tables: most schemas met in practice have a `description`
+    /// somewhere, and it alone should not cost all of those).
+    pub(crate) annotations: Option<Box<AnnotationTable>>,
     /// The other tables, when one of them has an entry (while compiling,
     /// always).
     pub(crate) rare: Option<Box<RareTables>>,
 }
+
+/// One list of subschemas (of an `allOf`, `anyOf` or `oneOf`) and what
+/// the compiler found out about it for the boolean path. Kept together,
+/// one entry per list: an `anyOf`/`oneOf` reads several of these parts
+/// at once, and a program without lists pays for no per-list table.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ListEntry {
+    /// The subschemas, in schema order.
+    pub(crate) nodes: Box<[NodeId]>,
+    /// The same nodes each followed past its chain of forwarding `$ref`s
+    /// ([`Entry::Forward`]) to the node that does the work, for
+    /// evaluations that record nothing (set with the node entries).
+    pub(crate) quick: Box<[NodeId]>,
+    /// For an `anyOf`/`oneOf`: which alternatives admit each kind of
+    /// value (none for lists of more than 64, and lists whose
+    /// alternatives all admit everything). In place, not boxed: an
+    /// `anyOf`/`oneOf` reads them before anything else.
+    pub(crate) masks: Option<AlternativeMasks>,
+    /// The discriminator of an `anyOf`/`oneOf`, if it has one.
+    pub(crate) discriminator: Option<Box<Discriminator>>,
+    /// The [`TypeSwitch`] of an `anyOf`/`oneOf` whose alternatives split
+    /// the kinds of values (set with the node entries).
+    pub(crate) type_switch: Option<Box<TypeSwitch>>,
+}
+
+/// The static annotations of a program's nodes: those of each node that
+/// has any, sorted by node.
+#[derive(Debug)]
+pub(crate) struct AnnotationTable(pub(crate) Box<[(NodeId, Box<[Annotation]>)]>);
 
 /// The tables of a [`Program`] that most small programs leave empty.
 #[derive(Debug)]
@@ -1284,11 +1322,13 @@ pub(crate) struct RareTables {
     pub(crate) dynamic_refs: Box<[DynamicRef]>,
     pub(crate) contents: Box<[ContentChecks]>,
     pub(crate) regexes: Box<[Regex]>,
-    /// Static annotations of the nodes that have any, sorted by node.
-    pub(crate) annotations: Box<[(NodeId, Box<[Annotation]>)]>,
     /// Each node's cost bounds, when kept
     /// ([`CompileOptions::keep_cost_bounds`](crate::CompileOptions::keep_cost_bounds)).
     pub(crate) costs: Box<[NodeCost]>,
+    /// The schema resources, by [`ResourceId`]: kept only in a program
+    /// that [uses a dynamic scope](ProgramFlags::uses_dynamic_scope), the
+    /// only one that reads them while evaluating.
+    pub(crate) resources: Box<[Resource]>,
 }
 
 impl RareTables {
@@ -1298,8 +1338,8 @@ impl RareTables {
             && self.dynamic_refs.is_empty()
             && self.contents.is_empty()
             && self.regexes.is_empty()
-            && self.annotations.is_empty()
             && self.costs.is_empty()
+            && self.resources.is_empty()
     }
 }
 
@@ -1498,7 +1538,7 @@ impl Program {
     /// A node list.
     #[inline]
     pub fn list(&self, id: ListId) -> &[NodeId] {
-        &self.lists[id.index()]
+        &self.lists[id.index()].nodes
     }
     /// List `id` with each node followed past its forwarding `$ref`s: what
     /// an evaluation that records nothing runs in its place (the hops, which
@@ -1506,7 +1546,7 @@ impl Program {
     /// name each `$ref`, come from [`Program::list`]).
     #[inline]
     pub fn quick_list(&self, id: ListId) -> &[NodeId] {
-        &self.quick_lists[id.index()]
+        &self.lists[id.index()].quick
     }
     /// An `if`/`then`/`else`.
     #[inline]
@@ -1528,10 +1568,12 @@ impl Program {
     pub fn regex(&self, id: RegexId) -> &Regex {
         &self.rare_table(|r| &r.regexes)[id.index()]
     }
-    /// A resource.
+    /// A resource; `None` in a program that does not
+    /// [use a dynamic scope](ProgramFlags::uses_dynamic_scope) (it keeps
+    /// none).
     #[inline]
-    pub fn resource(&self, id: ResourceId) -> &Resource {
-        &self.resources[id.index()]
+    pub fn resource(&self, id: ResourceId) -> Option<&Resource> {
+        self.rare_table(|r| &r.resources).get(id.index())
     }
     /// The static annotations of a node (`title`, `description`,
     /// `default`, `examples`, `deprecated`, `readOnly`, `writeOnly`,
@@ -1539,7 +1581,7 @@ impl Program {
     /// order; empty when compiled with
     /// [`CompileOptions::skip_annotations`](crate::CompileOptions::skip_annotations).
     pub fn annotations(&self, id: NodeId) -> &[Annotation] {
-        let annotations = self.rare_table(|r| &r.annotations);
+        let annotations = self.annotations.as_deref().map_or(&[][..], |t| &t.0);
         match annotations.binary_search_by_key(&id, |(n, _)| *n) {
             Ok(i) => annotations.get(i).map_or(&[], |(_, a)| &**a),
             Err(_) => &[],
@@ -1549,19 +1591,19 @@ impl Program {
     /// The discriminator of an `anyOf`/`oneOf` list, if it has one.
     #[inline]
     pub fn discriminator(&self, id: ListId) -> Option<&Discriminator> {
-        self.discriminators.get(id.index()).and_then(|d| d.as_deref())
+        self.lists.get(id.index()).and_then(|l| l.discriminator.as_deref())
     }
     /// Which alternatives of list `id` (of an `anyOf`/`oneOf`) admit
     /// each kind of value, if known.
     #[inline]
     pub fn alternative_masks(&self, id: ListId) -> Option<&AlternativeMasks> {
-        self.alternative_masks.get(id.index()).and_then(Option::as_ref)
+        self.lists.get(id.index()).and_then(|l| l.masks.as_ref())
     }
     /// The [`TypeSwitch`] of list `id` (of an `anyOf`/`oneOf`), if its
     /// alternatives split the kinds of values.
     #[inline]
     pub fn type_switch(&self, id: ListId) -> Option<&TypeSwitch> {
-        self.type_switches.get(id.index()).and_then(|s| s.as_deref())
+        self.lists.get(id.index()).and_then(|l| l.type_switch.as_deref())
     }
     /// A node's absolute schema location: `<base URI>#<JSON pointer>`.
     #[inline]
@@ -1589,18 +1631,12 @@ impl Program {
         self.rare.as_deref().map_or(&[], table)
     }
 
-    /// Empties the per-list tables that say nothing (all `None`), and
-    /// drops the [`RareTables`] when they are all empty: the last step of
-    /// a compilation.
+    /// Drops the resources of a program without a dynamic scope, and the
+    /// [`RareTables`] when they are all empty: the last step of a
+    /// compilation.
     pub(crate) fn drop_empty_tables(&mut self) {
-        if self.discriminators.iter().all(Option::is_none) {
-            self.discriminators = Box::default();
-        }
-        if self.alternative_masks.iter().all(Option::is_none) {
-            self.alternative_masks = Box::default();
-        }
-        if self.type_switches.iter().all(Option::is_none) {
-            self.type_switches = Box::default();
+        if let Some(rare) = self.rare.as_deref_mut().filter(|_| !self.flags.uses_dynamic_scope) {
+            rare.resources = Box::default();
         }
         if self.rare.as_deref().is_some_and(RareTables::is_empty) {
             self.rare = None;
@@ -1618,11 +1654,12 @@ impl Program {
         if !node_ok(self.root) {
             return fail("root");
         }
-        let (conds, dynamic_refs, contents, regexes) = (
+        let (conds, dynamic_refs, contents, regexes, resources) = (
             self.rare_table(|r| &r.conds),
             self.rare_table(|r| &r.dynamic_refs),
             self.rare_table(|r| &r.contents),
             self.rare_table(|r| &r.regexes),
+            self.rare_table(|r| &r.resources),
         );
         if self.locations.len() != self.nodes.len() {
             return fail("node location");
@@ -1631,7 +1668,7 @@ impl Program {
             let first = self.code.get(n.code_start as usize).filter(|_| n.code_end > n.code_start);
             if n.code_start > n.code_end
                 || n.code_end as usize > self.code.len()
-                || n.resource.index() >= self.resources.len()
+                || n.resource.index() >= resources.len()
                 || n.first.as_ref() != first
             {
                 return fail("node range");
@@ -1658,16 +1695,13 @@ impl Program {
             }
         }
         let regex_ok = |r: RegexId| r.index() < regexes.len();
-        if !self.lists.iter().all(|l| all_nodes(l))
-            || self.quick_lists.len() != self.lists.len()
-            || !self.quick_lists.iter().zip(&self.lists).all(|(q, l)| q.len() == l.len() && all_nodes(q))
+        if !self.lists.iter().all(|l| all_nodes(&l.nodes) && l.quick.len() == l.nodes.len() && all_nodes(&l.quick))
             || !conds.iter().all(|c| node_ok(c.test) && ok_opt(c.then) && ok_opt(c.otherwise))
             || !dynamic_refs.iter().all(|d| node_ok(d.fallback))
             || !contents.iter().all(|c| ok_opt(c.schema))
             || !self.strings.iter().all(|s| s.pattern.is_none_or(regex_ok))
             || !self.arrays.iter().all(|a| all_nodes(&a.prefix) && ok_opt(a.rest) && ok_opt(a.contains.map(|c| c.node)))
-            || !self
-                .resources
+            || !resources
                 .iter()
                 .all(|r| r.dynamic_anchors.iter().all(|(_, n)| node_ok(*n)) && ok_opt(r.recursive_anchor))
         {
@@ -1774,8 +1808,8 @@ impl fmt::Display for InstrDisplay<'_> {
                 if let Some(r) = s.pattern {
                     write!(f, " pattern={:?}", p.regex(r).pattern())?;
                 }
-                if let Some((_, name)) = &s.format {
-                    write!(f, " format={name}")?;
+                if let Some(check) = &s.format {
+                    write!(f, " format={}", check.name())?;
                 }
                 Ok(())
             }
@@ -1871,6 +1905,34 @@ mod tests {
         }
         assert_eq!(locations.get(written.len()), "");
         assert_eq!(NodeLocations::default().get(0), "");
+    }
+
+    /// Resources are kept only by a program that resolves references
+    /// through a dynamic scope, the only one that reads them.
+    #[test]
+    fn resources_are_kept_for_dynamic_scopes_only() {
+        let options = crate::CompileOptions::default();
+        let plain = crate::compile(&json!({"$id": "urn:a", "items": {"$id": "urn:b"}}), &options).unwrap();
+        assert!(!plain.flags().uses_dynamic_scope);
+        assert!(plain.node_ids().all(|n| plain.resource(plain.node(n).resource()).is_none()));
+        assert!(plain.rare.is_none(), "nothing else is rare here");
+        // Two resources define the anchor, the root none: the target
+        // depends on the scope.
+        let dynamic = json!({
+            "$id": "urn:root", "anyOf": [{"$ref": "urn:tree"}, {"$ref": "urn:strict"}],
+            "$defs": {
+                "tree": {"$id": "urn:tree", "$dynamicAnchor": "node",
+                         "properties": {"kids": {"items": {"$dynamicRef": "#node"}}}},
+                "strict": {"$id": "urn:strict", "$dynamicAnchor": "node", "$ref": "urn:tree",
+                           "unevaluatedProperties": false}
+            }
+        });
+        let scoped = crate::compile(&dynamic, &options).unwrap();
+        assert!(scoped.flags().uses_dynamic_scope);
+        let root = scoped.resource(scoped.node(scoped.root()).resource()).expect("kept");
+        assert_eq!(&*root.uri, "urn:root");
+        let anchors = scoped.node_ids().filter_map(|n| scoped.resource(scoped.node(n).resource()));
+        assert!(anchors.filter(|r| !r.dynamic_anchors.is_empty()).count() >= 2);
     }
 
     fn set(types: &[JsonType]) -> TypeSet {

@@ -1882,7 +1882,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// dynamic scope defining the anchor, else the static target.
     fn resolve_dynamic(&self, d: &schemavm_compiler::bytecode::DynamicRef) -> NodeId {
         for &res in self.scope.get().map_or(&[][..], |s| &s.resources) {
-            let r = self.program.resource(res);
+            // (A program using a dynamic scope keeps every resource.)
+            let Some(r) = self.program.resource(res) else { continue };
             let found = match &d.anchor {
                 Some(name) => r.dynamic_anchors.iter().find(|(a, _)| a == name).map(|(_, n)| *n),
                 None => r.recursive_anchor,

@@ -204,14 +204,15 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 self.report(&["pattern"], ErrorKind::Pattern { pattern: regex.pattern().to_string() }, Shown::Text(s));
             }
         }
-        if let Some((check, name)) = &c.format {
+        if let Some(check) = &c.format {
             if !format_passes(check, self.formats, s, &mut self.meter)? {
                 valid = false;
                 let kind = match check {
                     // The name is the format's own: built when asked for.
-                    FormatCheck::Builtin(f) if **name == *f.name() => Detail::format(*f),
-                    FormatCheck::Builtin(f) => ErrorKind::Format { format: name.to_string(), builtin: Some(*f) }.into(),
-                    FormatCheck::Custom(_) => ErrorKind::Format { format: name.to_string(), builtin: None }.into(),
+                    FormatCheck::Builtin(f) => Detail::format(*f),
+                    FormatCheck::Custom(custom) => {
+                        ErrorKind::Format { format: custom.name.to_string(), builtin: None }.into()
+                    }
                 };
                 self.report(&["format"], kind, Shown::Text(s));
             }
@@ -369,7 +370,7 @@ pub(super) fn string_passes(
         }
     }
     match &c.format {
-        Some((check, _)) => format_passes(check, formats, s, fuel),
+        Some(check) => format_passes(check, formats, s, fuel),
         None => Ok(true),
     }
 }
@@ -404,7 +405,7 @@ fn format_passes(check: &FormatCheck, formats: &CustomFormats, s: &str, fuel: &m
     fuel.charge(1 + s.len() as u64 / 16)?;
     Ok(match check {
         FormatCheck::Builtin(f) => crate::format::check(*f, s),
-        FormatCheck::Custom(i) => formats.check(*i, s),
+        FormatCheck::Custom(custom) => formats.check(custom.index, s),
     })
 }
 

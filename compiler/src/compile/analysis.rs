@@ -76,19 +76,17 @@ pub(super) fn check_and_flag(program: &mut Program, in_place: &Adjacency) -> Res
 /// Sets [`Program::alternative_masks`] from the admitted types of each
 /// `anyOf`/`oneOf` list's alternatives (after [`mark_admitted_types`]).
 fn mark_alternative_masks(program: &mut Program) {
-    let mut masks: Vec<Option<AlternativeMasks>> = vec![None; program.lists.len()];
-    for instr in &program.code {
+    let Program { code, nodes, lists, .. } = program;
+    for instr in code.iter() {
         let (Instr::AnyOf(l) | Instr::OneOf(l)) = *instr else { continue };
+        let Some(list) = lists.get_mut(l.index()) else { continue };
         let types: Vec<TypeSet> =
-            program.list(l).iter().map(|n| program.nodes.get(n.index()).map_or(TypeSet::ANY, |n| n.admits)).collect();
+            list.nodes.iter().map(|n| nodes.get(n.index()).map_or(TypeSet::ANY, |n| n.admits)).collect();
         if types.iter().all(|t| *t == TypeSet::ANY) {
             continue;
         }
-        if let Some(slot) = masks.get_mut(l.index()) {
-            *slot = AlternativeMasks::new(&types);
-        }
+        list.masks = AlternativeMasks::new(&types);
     }
-    program.alternative_masks = masks.into_boxed_slice();
 }
 
 /// The types of the values equal to `v` (both `number` and `integer`
@@ -276,7 +274,7 @@ pub(super) fn set_entries(program: &mut Program, quiet_memo: &[bool]) {
             _ => QuickCheck::Deferred,
         })
         .collect();
-    let Program { nodes, code, objects, arrays, lists, quick_lists, alternative_masks, type_switches, .. } = program;
+    let Program { nodes, code, objects, arrays, lists, .. } = program;
     let target = |id: NodeId| nodes.get(id.index()).map_or(Target::Node(id), |n| Target::of(id, n));
     let code: &[Instr] = code;
     let switch_target = |id: NodeId, kind: JsonType| {
@@ -310,15 +308,12 @@ pub(super) fn set_entries(program: &mut Program, quiet_memo: &[bool]) {
         }
         id
     };
-    *quick_lists = lists.iter().map(|list| list.iter().map(|&id| forwarded(id)).collect()).collect();
-    *type_switches = alternative_masks
-        .iter()
-        .zip(quick_lists.iter())
-        .map(|(masks, list)| {
-            let target = |i: usize, kind| list.get(i).map(|&id| switch_target(id, kind));
-            masks.as_ref().and_then(|m| m.switch(target)).map(Box::new)
-        })
-        .collect();
+    for list in lists.iter_mut() {
+        list.quick = list.nodes.iter().map(|&id| forwarded(id)).collect();
+        let quick = &list.quick;
+        let target = |i: usize, kind| quick.get(i).map(|&id| switch_target(id, kind));
+        list.type_switch = list.masks.as_ref().and_then(|m| m.switch(target)).map(Box::new);
+    }
     let passes = |id: NodeId| nodes.get(id.index()).is_some_and(|n| n.entry.passes_untracked());
     for object in objects.iter_mut() {
         object.additional_quick = object.additional.map_or(NodeId::default(), forwarded);
@@ -710,7 +705,7 @@ fn in_place_successors(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
             Instr::DynamicRef(d) => {
                 let d = program.dynamic_ref(d);
                 out.push(d.fallback);
-                for r in &program.resources {
+                for r in program.rare_table(|r| &r.resources) {
                     match &d.anchor {
                         Some(name) => {
                             out.extend(r.dynamic_anchors.iter().filter(|(n, _)| n == name).map(|(_, node)| *node))

@@ -968,7 +968,7 @@ impl<'a> Graph<'a> {
             children: 0,
             tag_at: Vec::with_capacity(n + 1),
             tags: Vec::new(),
-            sets: program.lists.iter().enumerate().map(|(l, list)| sets_of(program, l, list.len())).collect(),
+            sets: program.lists.iter().map(|list| sets_of(list.discriminator.as_deref(), list.nodes.len())).collect(),
             sets_id: Vec::new(),
             private: Vec::new(),
         };
@@ -1117,7 +1117,8 @@ impl<'a> Graph<'a> {
     }
 }
 
-/// The candidate sets of list `l` (of `len` alternatives) for
+/// The candidate sets of a list (of `len` alternatives, discriminated by
+/// `d` if it is) for
 /// [`Graph::candidate_sets`]: those of each value of its discriminator's
 /// property, of other values, and of its absence, with each alternative
 /// in none of them alone (such an alternative runs for no object; alone,
@@ -1125,8 +1126,8 @@ impl<'a> Graph<'a> {
 /// or some object runs every alternative (its absence decides nothing, or
 /// a set holds them all): splitting would then count what recording
 /// counts.
-fn sets_of(program: &Program, l: usize, len: usize) -> Vec<Box<[u32]>> {
-    let Some(d) = program.discriminators.get(l).and_then(|d| d.as_deref()) else { return Vec::new() };
+fn sets_of(d: Option<&Discriminator>, len: usize) -> Vec<Box<[u32]>> {
+    let Some(d) = d else { return Vec::new() };
     let Some(absent) = d.absent.as_deref() else { return Vec::new() };
     let mut sets: Vec<Box<[u32]>> = d.slots.iter().map(|s| s.order.clone()).collect();
     sets.push(d.always.clone());

@@ -467,7 +467,9 @@ pub(super) fn find(program: &mut Program) {
             }
         }
     }
-    program.discriminators = found.into_boxed_slice();
+    for (list, d) in program.lists.iter_mut().zip(found) {
+        list.discriminator = d;
+    }
 }
 
 /// Fills the [`Candidates::decisive`] node of each discriminator's
@@ -475,11 +477,10 @@ pub(super) fn find(program: &mut Program) {
 /// ([`settle`]). Runs once the node entries are set.
 pub(super) fn settle_all(program: &mut Program) {
     let decisive: Vec<Vec<Option<NodeId>>> = program
-        .discriminators
+        .lists
         .iter()
-        .zip(&program.quick_lists)
-        .map(|(d, list)| {
-            let Some(d) = d.as_deref() else { return Vec::new() };
+        .map(|entry| {
+            let (Some(d), list) = (entry.discriminator.as_deref(), &entry.quick) else { return Vec::new() };
             (d.values.keys().zip(d.slots.iter()))
                 .map(|(value, slot)| match *slot.order {
                     [only] => list.get(only as usize).map(|&node| settle(program, node, &d.property, value)),
@@ -488,8 +489,8 @@ pub(super) fn settle_all(program: &mut Program) {
                 .collect()
         })
         .collect();
-    for (d, decisive) in program.discriminators.iter_mut().zip(decisive) {
-        for (slot, node) in d.iter_mut().flat_map(|d| d.slots.iter_mut()).zip(decisive) {
+    for (entry, decisive) in program.lists.iter_mut().zip(decisive) {
+        for (slot, node) in entry.discriminator.iter_mut().flat_map(|d| d.slots.iter_mut()).zip(decisive) {
             slot.decisive = node;
         }
     }
@@ -504,8 +505,8 @@ pub(super) fn settle_all(program: &mut Program) {
 /// there (a tagged union's variant listing several tags).
 fn pin_all(program: &mut Program) {
     let mut wanted: Vec<(usize, usize, ObjectId, u32, bool)> = Vec::new();
-    for (list, d) in program.discriminators.iter().enumerate() {
-        let Some(d) = d.as_deref() else { continue };
+    for (list, entry) in program.lists.iter().enumerate() {
+        let Some(d) = entry.discriminator.as_deref() else { continue };
         for (at, (value, slot)) in d.values.keys().zip(d.slots.iter()).enumerate() {
             let found = slot.decisive.and_then(|node| pinned_entry(program, node, &d.property, value));
             if let Some((object, entry, counted)) = found {
@@ -539,7 +540,7 @@ fn pin_all(program: &mut Program) {
             }
         };
         let slot =
-            program.discriminators.get_mut(list).and_then(|d| d.as_deref_mut()).and_then(|d| d.slots.get_mut(at));
+            program.lists.get_mut(list).and_then(|l| l.discriminator.as_deref_mut()).and_then(|d| d.slots.get_mut(at));
         if let Some(slot) = slot {
             slot.pinned = Some(if counted { Decision::CountedObject(copy) } else { Decision::Object(copy) });
         }
@@ -637,7 +638,7 @@ fn passed_to(program: &Program, node: NodeId, property: &str, value: &str) -> Op
     }
     let slot = d.values.find(value)?;
     let [only] = *d.slots.get(slot as usize)?.order else { return None };
-    program.quick_lists.get(l.index())?.get(only as usize).copied()
+    program.lists.get(l.index())?.quick.get(only as usize).copied()
 }
 
 #[cfg(test)]
@@ -932,7 +933,8 @@ mod tests {
             objects.filter(|(i, _)| in_code.contains(i) != copies).map(|(_, o)| o.entries.len()).sum()
         };
         // Copies of `big` were wanted (one per list) and some made.
-        let pinned_big = program.discriminators.iter().flatten().flat_map(|d| d.slots.iter()).filter(|slot| {
+        let discriminators = program.lists.iter().filter_map(|l| l.discriminator.as_deref());
+        let pinned_big = discriminators.flat_map(|d| d.slots.iter()).filter(|slot| {
             matches!(slot.pinned, Some(Decision::Object(o) | Decision::CountedObject(o)) if program.object(o).entries.len() == n)
         });
         assert!(pinned_big.count() >= 1);

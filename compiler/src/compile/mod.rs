@@ -338,21 +338,21 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             strings: self.strings.into_boxed_slice(),
             arrays: self.arrays.into_boxed_slice(),
             objects: self.objects.into_boxed_slice(),
-            // Each list as is until the node entries say which of its
-            // nodes only forward (`analysis::set_entries`).
-            quick_lists: self.lists.clone().into_boxed_slice(),
-            lists: self.lists.into_boxed_slice(),
-            resources: resources.into_boxed_slice(),
-            discriminators: Box::default(),
-            alternative_masks: Box::default(),
-            type_switches: Box::default(),
+            // Each list's quick nodes as they are until the node entries
+            // say which of them only forward (`analysis::set_entries`).
+            lists: self
+                .lists
+                .into_iter()
+                .map(|nodes| ListEntry { quick: nodes.clone(), nodes, ..Default::default() })
+                .collect(),
+            annotations: (!annotations.is_empty()).then(|| Box::new(AnnotationTable(annotations.into_boxed_slice()))),
             rare: Some(Box::new(RareTables {
                 conds: self.conds.into_boxed_slice(),
                 dynamic_refs: self.dynamic_refs.into_boxed_slice(),
                 contents: self.contents.into_boxed_slice(),
                 regexes: self.regexes.into_boxed_slice(),
-                annotations: annotations.into_boxed_slice(),
                 costs: Box::default(),
+                resources: resources.into_boxed_slice(),
             })),
         };
         let limits = &self.options.limits;

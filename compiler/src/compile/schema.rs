@@ -437,7 +437,10 @@ impl<'a> Lowerer<'a, '_> {
                 || self.options.assert_formats.unwrap_or(k.draft() <= Draft::Draft7);
             let custom = self.options.custom_formats.iter().position(|n| n == name);
             let check = match (custom, Format::from_name(name)) {
-                (Some(i), _) => Some(FormatCheck::Custom(u32::try_from(i).map_err(|_| internal("formats"))?)),
+                (Some(i), _) => {
+                    let index = u32::try_from(i).map_err(|_| internal("formats"))?;
+                    Some(FormatCheck::Custom(Box::new(CustomFormat { index, name: name.as_str().into() })))
+                }
                 (None, Some(f)) => Some(FormatCheck::Builtin(f)),
                 (None, None) if self.options.strict_formats => {
                     let at = self.at(k.info, "format");
@@ -446,7 +449,7 @@ impl<'a> Lowerer<'a, '_> {
                 (None, None) => None,
             };
             if asserted {
-                c.format = check.map(|check| (check, name.as_str().into()));
+                c.format = check;
             }
         }
         if c.min_length.is_some() || c.max_length.is_some() || c.pattern.is_some() || c.format.is_some() {
