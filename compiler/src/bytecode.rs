@@ -902,7 +902,23 @@ impl ObjectChecks {
     /// property, or to present ones).
     #[inline]
     pub fn admits_empty(&self) -> bool {
-        self.min_properties.is_none_or(|min| min == 0) && self.required.is_empty()
+        self.min_properties == 0 && self.required.is_empty()
+    }
+
+    /// The keyword holding `additional`.
+    pub fn additional_keyword(&self) -> &'static str {
+        if self.additional_unevaluated { "unevaluatedProperties" } else { "additionalProperties" }
+    }
+
+    /// Entries with a dependency, in the schema's order.
+    #[inline]
+    pub fn dependents(&self) -> &[u32] {
+        self.extras.as_deref().map_or(&[], |x| &x.dependents)
+    }
+
+    /// The declared property names ([`ObjectExtras::declared`]).
+    pub fn declared(&self) -> std::sync::Arc<[String]> {
+        self.extras.as_deref().map(|x| x.declared.clone()).unwrap_or_default()
     }
 
     /// Sets what a quiet scan reads besides the entries: every name's
@@ -916,10 +932,31 @@ impl ObjectChecks {
         // rejected: an object passes with at most the declared names.
         let closed =
             self.additional.is_some() && self.additional_check == QuickCheck::Invalid && self.patterns.is_empty();
-        let declared = if closed { u64::try_from(self.declared.len()).unwrap_or(u64::MAX) } else { u64::MAX };
+        let declared = self.extras.as_deref().map_or(0, |x| x.declared.len());
+        let declared = if closed { u64::try_from(declared).unwrap_or(u64::MAX) } else { u64::MAX };
         let required = u64::try_from(self.required.len()).unwrap_or(u64::MAX);
-        self.passing_sizes =
-            (self.min_properties.unwrap_or(0).max(required), self.max_properties.unwrap_or(u64::MAX).min(declared));
+        self.passing_sizes = (self.min_properties.max(required), self.max_properties.min(declared));
+    }
+}
+
+/// The parts of [`ObjectChecks`] that few objects have, or that only
+/// errors read, boxed apart: the checks of the usual object, scanned for
+/// every instance object, stay smaller.
+#[derive(Debug, Clone, Default)]
+pub struct ObjectExtras {
+    /// Entries with a dependency, in the schema's order.
+    pub dependents: Box<[u32]>,
+    /// The declared property names (the entries with a schema, in the
+    /// order of `names`), shared by every unknown-property error; empty
+    /// when `additional` is `None` (no property is ever unknown).
+    pub declared: std::sync::Arc<[String]>,
+}
+
+impl ObjectExtras {
+    /// The extras, boxed, or `None` when every part is empty.
+    pub fn boxed(self) -> Option<Box<ObjectExtras>> {
+        let empty = self.dependents.is_empty() && self.declared.is_empty();
+        (!empty).then(|| Box::new(self))
     }
 }
 
@@ -930,10 +967,10 @@ pub struct ObjectChecks {
     /// instruction's kind (for numbers, maybe only integers): values of
     /// other kinds must have one of its types, else they fail under `type`.
     pub type_fused: Option<TypeSet>,
-    /// `minProperties`.
-    pub min_properties: Option<u64>,
-    /// `maxProperties`.
-    pub max_properties: Option<u64>,
+    /// `minProperties` (0 without one: no object has fewer).
+    pub min_properties: u64,
+    /// `maxProperties` (`u64::MAX` without one: no object has more).
+    pub max_properties: u64,
     /// Every property name the object keywords mention, with its roles,
     /// each with its entry's [`QuickEntry`].
     pub names: KeyTable<QuickEntry>,
@@ -941,8 +978,6 @@ pub struct ObjectChecks {
     pub entries: Box<[PropertyEntry]>,
     /// Entries with `required`, in the schema's order (for messages).
     pub required: Box<[u32]>,
-    /// Entries with a dependency, in the schema's order.
-    pub dependents: Box<[u32]>,
     /// `patternProperties`, in the schema's order.
     pub patterns: Box<[(RegexId, NodeId)]>,
     /// The nodes of `patterns`, each past its forwarding `$ref`s, as a
@@ -962,15 +997,13 @@ pub struct ObjectChecks {
     /// forwarding `$ref`s (set with the entries; see
     /// [`PropertyEntry::quick`]).
     pub additional_quick: NodeId,
-    /// The keyword holding `additional`: `additionalProperties` or
-    /// `unevaluatedProperties` (resolved statically).
-    pub additional_keyword: &'static str,
+    /// `additional` is `unevaluatedProperties` (resolved statically), not
+    /// `additionalProperties` ([`ObjectChecks::additional_keyword`]).
+    pub additional_unevaluated: bool,
     /// `propertyNames`.
     pub property_names: Option<NodeId>,
-    /// The declared property names (the entries with a schema, in the
-    /// order of `names`), shared by every unknown-property error; empty
-    /// when `additional` is `None` (no property is ever unknown).
-    pub declared: std::sync::Arc<[String]>,
+    /// What few objects have, or only errors read.
+    pub extras: Option<Box<ObjectExtras>>,
     /// Whether the scan is needed at all (some entry has a schema or
     /// there are patterns, additional or property names).
     pub scans: bool,
@@ -1716,7 +1749,7 @@ impl Program {
             if o.entries.len() != o.names.len()
                 || !summarized
                 || !o.required.iter().all(entry_ok)
-                || !o.dependents.iter().all(entry_ok)
+                || !o.dependents().iter().all(entry_ok)
                 || !o.entries.iter().all(|e| {
                     ok_opt(e.schema)
                         && node_ok(e.quick)
@@ -1842,13 +1875,13 @@ impl fmt::Display for InstrDisplay<'_> {
                     write!(f, " /{}/=@{}", p.regex(*r).pattern(), n.0)?;
                 }
                 if let Some(n) = o.additional {
-                    write!(f, " {}=@{}", o.additional_keyword, n.0)?;
+                    write!(f, " {}=@{}", o.additional_keyword(), n.0)?;
                 }
                 if let Some(n) = o.property_names {
                     write!(f, " propertyNames=@{}", n.0)?;
                 }
-                if o.min_properties.is_some() || o.max_properties.is_some() {
-                    write!(f, " min={:?} max={:?}", o.min_properties, o.max_properties)?;
+                if o.min_properties != 0 || o.max_properties != u64::MAX {
+                    write!(f, " min={} max={}", o.min_properties, o.max_properties)?;
                 }
                 Ok(())
             }

@@ -56,23 +56,19 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     ) -> Flow {
         let len = map.len() as u64;
         let mut valid = true;
-        if let Some(min) = c.min_properties {
-            if len < min {
-                valid = false;
-                if !self.collecting() {
-                    return Ok(false);
-                }
-                self.report(&["minProperties"], ErrorKind::MinProperties { limit: min, count: len }, None);
+        if len < c.min_properties {
+            valid = false;
+            if !self.collecting() {
+                return Ok(false);
             }
+            self.report(&["minProperties"], ErrorKind::MinProperties { limit: c.min_properties, count: len }, None);
         }
-        if let Some(max) = c.max_properties {
-            if len > max {
-                valid = false;
-                if !self.collecting() {
-                    return Ok(false);
-                }
-                self.report(&["maxProperties"], ErrorKind::MaxProperties { limit: max, count: len }, None);
+        if len > c.max_properties {
+            valid = false;
+            if !self.collecting() {
+                return Ok(false);
             }
+            self.report(&["maxProperties"], ErrorKind::MaxProperties { limit: c.max_properties, count: len }, None);
         }
         let mut required_seen = 0usize;
         let mut deferred = 0usize;
@@ -275,7 +271,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if required_seen < c.required.len() {
             return Ok(false);
         }
-        if !c.dependents.is_empty() && !self.dependencies::<false>(c, map, whole, ev)? {
+        if !c.dependents().is_empty() && !self.dependencies::<false>(c, map, whole, ev)? {
             return Ok(false);
         }
         if let Some((node, value)) = first {
@@ -404,7 +400,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         ev: &mut Evaluated,
     ) -> Flow {
         let mut valid = true;
-        for &trigger in c.dependents.iter() {
+        for &trigger in c.dependents() {
             let (Some(name), Some(entry)) = (c.names.key(trigger), c.entries.get(trigger as usize)) else {
                 continue;
             };
@@ -492,7 +488,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             if let Some(node) = c.additional {
                 evaluated = true;
                 if M::ANNOTATE {
-                    self.annotate_item(c.additional_keyword, Value::String(key.to_string()))?;
+                    self.annotate_item(c.additional_keyword(), Value::String(key.to_string()))?;
                 }
                 valid &= self.extra_property(c, node, key, value, ev)?;
                 if !valid && !self.collecting() {
@@ -590,11 +586,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         value: &'v Value,
         ev: &mut Evaluated,
     ) -> Flow {
-        let keyword = c.additional_keyword;
+        let keyword = c.additional_keyword();
         let at = Some(InstanceStep::Key(key));
         if self.program.node(node).flags().contains(NodeFlags::ALWAYS_INVALID) {
             if self.collecting() {
-                self.report_unknown(keyword, || c.declared.clone(), key);
+                self.report_unknown(keyword, || c.declared(), key);
             }
             return Ok(false);
         }
@@ -651,7 +647,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 /// declared: it has no member to scan), and there are no dependencies.
 /// [`counts_pass`] decides them without a VM.
 pub(super) fn counts_only(c: &ObjectChecks) -> bool {
-    (!c.quiet_scan || c.passing_sizes.1 == 0) && c.dependents.is_empty()
+    (!c.quiet_scan || c.passing_sizes.1 == 0) && c.dependents().is_empty()
 }
 
 /// Whether `v` passes object checks `c` that are [`counts_only`], nothing

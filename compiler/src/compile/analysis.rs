@@ -413,10 +413,10 @@ fn instr_passes(program: &Program, instr: &Instr, passes: &impl Fn(&NodeId) -> b
         Instr::Object(o) => {
             let o = program.object(o);
             o.type_fused.is_none()
-                && o.min_properties.is_none()
-                && o.max_properties.is_none()
+                && o.min_properties == 0
+                && o.max_properties == u64::MAX
                 && o.required.is_empty()
-                && o.dependents.is_empty()
+                && o.dependents().is_empty()
                 && o.property_names.is_none()
                 && o.entries.iter().filter_map(|e| e.schema.as_ref()).all(passes)
                 && o.patterns.iter().all(|(_, n)| passes(n))

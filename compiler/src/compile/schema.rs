@@ -652,7 +652,7 @@ impl<'a> Lowerer<'a, '_> {
         }
         let static_patterns = self.match_names_statically(&mut table, &patterns);
         let mut additional = self.rest_schema(k, Kw::AdditionalProperties)?;
-        let mut additional_keyword = "additionalProperties";
+        let mut additional_unevaluated = false;
         let property_names = self.schema(k, Kw::PropertyNames)?;
         let mut tracked = None;
         if let Some(node) = self.rest_schema(k, Kw::UnevaluatedProperties)? {
@@ -660,7 +660,7 @@ impl<'a> Lowerer<'a, '_> {
                 tracked = Some(node);
             } else if additional.is_none() {
                 additional = Some(node);
-                additional_keyword = "unevaluatedProperties";
+                additional_unevaluated = true;
             }
         }
         let min_properties = self.count(k, Kw::MinProperties)?;
@@ -691,12 +691,11 @@ impl<'a> Lowerer<'a, '_> {
             };
             let mut checks = ObjectChecks {
                 type_fused: None,
-                min_properties,
-                max_properties,
+                min_properties: min_properties.unwrap_or(0),
+                max_properties: max_properties.unwrap_or(u64::MAX),
                 names,
                 entries: table.entries.into_boxed_slice(),
                 required: required.into_boxed_slice(),
-                dependents: dependents.into_boxed_slice(),
                 // The nodes as they are, until the node entries say which
                 // ones only forward (`analysis::set_entries`).
                 quick_patterns: patterns.iter().map(|&(_, node)| node).collect(),
@@ -705,9 +704,9 @@ impl<'a> Lowerer<'a, '_> {
                 additional_quick: additional.unwrap_or_default(),
                 additional,
                 additional_check: QuickCheck::Deferred,
-                additional_keyword,
+                additional_unevaluated,
                 property_names,
-                declared,
+                extras: ObjectExtras { dependents: dependents.into_boxed_slice(), declared }.boxed(),
                 scans,
                 quiet_scan: scans,
                 passing_sizes: (0, u64::MAX),
