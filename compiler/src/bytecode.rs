@@ -808,16 +808,36 @@ pub struct PropertyEntry {
     pub quick: NodeId,
     /// The name is in `required`.
     pub required: bool,
-    /// `dependentRequired` / array `dependencies`: entries (by index)
-    /// that must be present when this one is.
-    pub dependent_required: Box<[u32]>,
-    /// `dependentSchemas` / schema `dependencies`: applied to the whole
-    /// object when this name is present.
-    pub dependent_schemas: Box<[NodeId]>,
+    /// What this name's presence requires, if anything (boxed: few
+    /// properties have dependencies).
+    pub dependencies: Option<Box<Dependencies>>,
     /// The `patternProperties` (indices into [`ObjectChecks::patterns`])
     /// whose pattern matches this name, found at compile time; meaningful
     /// only when [`ObjectChecks::static_patterns`] is set.
     pub patterns: Box<[u32]>,
+}
+
+/// The dependencies of one property name ([`PropertyEntry::dependencies`]).
+#[derive(Debug, Clone, Default)]
+pub struct Dependencies {
+    /// `dependentRequired` / array `dependencies`: entries (by index)
+    /// that must be present when this one is.
+    pub required: Box<[u32]>,
+    /// `dependentSchemas` / schema `dependencies`: applied to the whole
+    /// object when this name is present.
+    pub schemas: Box<[NodeId]>,
+}
+
+impl PropertyEntry {
+    /// [`Dependencies::required`] (empty without dependencies).
+    pub fn dependent_required(&self) -> &[u32] {
+        self.dependencies.as_deref().map_or(&[], |d| &d.required)
+    }
+
+    /// [`Dependencies::schemas`] (empty without dependencies).
+    pub fn dependent_schemas(&self) -> &[NodeId] {
+        self.dependencies.as_deref().map_or(&[], |d| &d.schemas)
+    }
 }
 
 /// How an object scan that records nothing applies a subschema to a
@@ -1753,8 +1773,8 @@ impl Program {
                 || !o.entries.iter().all(|e| {
                     ok_opt(e.schema)
                         && node_ok(e.quick)
-                        && all_nodes(&e.dependent_schemas)
-                        && e.dependent_required.iter().all(entry_ok)
+                        && all_nodes(e.dependent_schemas())
+                        && e.dependent_required().iter().all(entry_ok)
                 })
                 || !o.patterns.iter().all(|(r, n)| regex_ok(*r) && node_ok(*n))
                 || o.quick_patterns.len() != o.patterns.len()

@@ -408,7 +408,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 continue;
             }
             self.meter.charge(1)?;
-            for &d in entry.dependent_required.iter() {
+            for &d in entry.dependent_required() {
                 if let Some(missing) = c.names.key(d).filter(|m| !map.contains_key(*m)) {
                     valid = false;
                     if !self.collecting() {
@@ -419,7 +419,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     self.report(&[KeywordStep::Word("dependentRequired"), KeywordStep::Name(name)], kind, None);
                 }
             }
-            let schemas = entry.dependent_schemas.iter().map(|&schema| (KeywordStep::Name(name), schema));
+            let schemas = entry.dependent_schemas().iter().map(|&schema| (KeywordStep::Name(name), schema));
             if !self.all_pass::<TRACK>("dependentSchemas", schemas, whole, ev)? {
                 valid = false;
                 if !self.collecting() {

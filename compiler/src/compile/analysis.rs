@@ -716,7 +716,7 @@ fn in_place_successors(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
             }
             Instr::Object(o) => {
                 for e in program.object(o).entries.iter() {
-                    out.extend_from_slice(&e.dependent_schemas);
+                    out.extend_from_slice(e.dependent_schemas());
                 }
             }
             _ => {}

@@ -612,17 +612,15 @@ impl<'a> Lowerer<'a, '_> {
                             .ok_or_else(|| invalid(self.at(k.info, kw), kw, "arrays of property names"))?;
                         let indices: Vec<u32> = names.into_iter().map(|n| table.index(n)).collect();
                         if let Some(e) = table.entries.get_mut(trigger as usize) {
-                            let mut all = e.dependent_required.to_vec();
-                            all.extend(indices);
-                            e.dependent_required = all.into_boxed_slice();
+                            let d = e.dependencies.get_or_insert_default();
+                            d.required = d.required.iter().copied().chain(indices).collect();
                         }
                     }
                     Value::Object(_) | Value::Bool(_) if kw != "dependentRequired" => {
                         let node = self.schema_at(k, &[kw, name], dep)?;
                         if let Some(e) = table.entries.get_mut(trigger as usize) {
-                            let mut all = e.dependent_schemas.to_vec();
-                            all.push(node);
-                            e.dependent_schemas = all.into_boxed_slice();
+                            let d = e.dependencies.get_or_insert_default();
+                            d.schemas = d.schemas.iter().copied().chain([node]).collect();
                         }
                     }
                     _ => {
