@@ -1641,6 +1641,15 @@ impl Program {
         }
     }
 
+    /// What narrows the alternatives of list `id` on the boolean path: its
+    /// [type switch](Program::type_switch), its
+    /// [quick list](Program::quick_list) and its
+    /// [discriminator](Program::discriminator), read at once.
+    #[inline]
+    pub fn narrowing(&self, id: ListId) -> (Option<&TypeSwitch>, &[NodeId], Option<&Discriminator>) {
+        let l = &self.lists[id.index()];
+        (l.type_switch.as_deref(), &l.quick, l.discriminator.as_deref())
+    }
     /// The discriminator of an `anyOf`/`oneOf` list, if it has one.
     #[inline]
     pub fn discriminator(&self, id: ListId) -> Option<&Discriminator> {

@@ -1918,12 +1918,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// the recording path's bookkeeping, as [`Vm::object_quietly`] is.
     #[inline(never)]
     fn alternatives_quietly(&mut self, combine: Combine, list_id: ListId, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        if let Some(switch) = self.program.type_switch(list_id) {
+        let (switch, list, d) = self.program.narrowing(list_id);
+        if let Some(switch) = switch {
             // One alternative admits the value's kind: its verdict.
             return self.target(switch.target(v, self.strict_integers), v, ev);
         }
-        let list = self.program.quick_list(list_id);
-        if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
+        if let (Some(d), Value::Object(map)) = (d, v) {
             if let Some((order, decision)) = d.choose(member(map, &d.property)) {
                 // The value names one alternative: the verdict is that of
                 // the node it leads to, past nested lists the same property
