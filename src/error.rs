@@ -593,10 +593,8 @@ impl ErrorData {
         let in_absolute = self.keyword_in_absolute;
         self.locations.edit(|text| {
             // Kept inside the absolute location: copied out before it.
-            let keyword = match in_absolute {
-                true => text.get(range.clone()).unwrap_or_default().to_string(),
-                false => String::new(),
-            };
+            let keyword =
+                if in_absolute { text.get(range.clone()).unwrap_or_default().to_string() } else { String::new() };
             text.insert_str(0, &keyword);
             text.insert_str(0, prefix);
         });

@@ -90,13 +90,19 @@ impl fmt::Display for JsonType {
     }
 }
 
-/// The type of each `serde_json::Value` variant, in the enum's order
-/// (numbers as `number`), as [`variant_position`] numbers them.
-const VARIANT_TYPES: [JsonType; 6] =
-    [JsonType::Null, JsonType::Boolean, JsonType::Number, JsonType::String, JsonType::Array, JsonType::Object];
+/// The bit of each `serde_json::Value` variant's type, by
+/// [`variant_position`] (numbers as `number`).
+const VARIANT_BITS: [u8; 6] = [
+    JsonType::Null.bit(),
+    JsonType::Boolean.bit(),
+    JsonType::Number.bit(),
+    JsonType::String.bit(),
+    JsonType::Array.bit(),
+    JsonType::Object.bit(),
+];
 
 /// The position of `value`'s variant in `serde_json::Value`'s order
-/// ([`VARIANT_TYPES`]). It is the variant's tag, so a table indexed by it
+/// ([`VARIANT_BITS`]). It is the variant's tag, so a table indexed by it
 /// is read without a jump: a `match` on the value giving each variant's
 /// constant became a jump table, one indirect jump per value.
 #[inline(always)]
@@ -177,18 +183,9 @@ impl TypeSet {
     /// per value on the hottest paths (object scans, item loops).
     #[inline(always)]
     pub fn admits(self, value: &Value, strict_integers: bool) -> bool {
-        // The variant's bit from a table ([`variant_position`]); numbers
-        // map to `number`, which admits them all.
-        const BITS: [u8; 6] = {
-            let mut bits = [0; 6];
-            let mut i = 0;
-            while i < 6 {
-                bits[i] = VARIANT_TYPES[i].bit();
-                i += 1;
-            }
-            bits
-        };
-        let bit = BITS.get(variant_position(value)).copied().unwrap_or(0);
+        // The variant's bit from a table; numbers map to `number`, which
+        // admits them all.
+        let bit = VARIANT_BITS.get(variant_position(value)).copied().unwrap_or(0);
         if self.0 & bit != 0 {
             return true;
         }
