@@ -1025,6 +1025,15 @@ fn scalar_roots_agree_with_the_vm_under_every_budget() {
         (json!({"items": {"type": "string"}, "maxItems": 4}), vec![json!(["a", "b"]), json!(["a", 1]), json!(null)]),
         (json!({"items": false}), vec![json!([]), json!([1]), json!(1)]),
         (json!({"minItems": 2, "items": true}), vec![json!([1, 2]), json!([1]), json!({"a": 1})]),
+        // Bounds alone, checked in place by the value's size.
+        (json!({"maxItems": 1}), vec![json!([]), json!([1]), json!([1, 2]), json!({"a": 1, "b": 2}), json!("ab")]),
+        (json!({"type": "array", "minItems": 2}), vec![json!([1, 2]), json!([1]), json!({"a": 1, "b": 2}), json!(2)]),
+        (json!({"maxItems": 0, "minItems": 1}), vec![json!([]), json!([1]), json!(null)]),
+        (
+            json!({"type": ["object", "string"], "maxProperties": 1}),
+            vec![json!({}), json!({"a": 1}), json!({"a": 1, "b": 2}), json!("s"), json!([1]), json!(1)],
+        ),
+        (json!({"minProperties": 1, "type": "object"}), vec![json!({"a": 1}), json!({}), json!([1]), json!(null)]),
         (
             json!({"uniqueItems": true}),
             vec![
