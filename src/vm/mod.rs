@@ -49,9 +49,9 @@ use serde_json::Value;
 use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
-    ArrayChecks, ArrayId, CondId, ContentId, Decision, DynamicRefId, Entry, EnumId, EnumSet, Instr, ListId, NodeFlags,
-    NodeId, NumberChecks, NumberId, ObjectChecks, ObjectId, Program, ResourceId, StringChecks, StringId, Target,
-    TypeSwitch, ValueId,
+    ArrayChecks, ArrayId, CondId, Contains, ContentId, Decision, DynamicRefId, Entry, EnumId, EnumSet, Instr, ListId,
+    NodeFlags, NodeId, NumberChecks, NumberId, ObjectChecks, ObjectId, Program, ResourceId, StringChecks, StringId,
+    Target, TypeSwitch, ValueId,
 };
 use schemavm_compiler::value::TypeSet;
 
@@ -757,7 +757,10 @@ impl Leaf {
 
     /// Whether `v` passes array checks `c` of bounds and `contains` of
     /// this leaf ([`DirectCheck::Contains`]), charged as the VM's array
-    /// instruction charges.
+    /// instruction charges. The leaf's kind is matched once, not per
+    /// item: each item runs the leaf's own check (in place for a verdict
+    /// or a type, else its out-of-line function).
+    #[inline(always)]
     fn contained(self, c: &ArrayChecks, program: &Program, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
         let Value::Array(items) = v else {
             return Ok(scalar::fused_admits(c.type_fused, v, strict_integers));
@@ -766,14 +769,48 @@ impl Leaf {
             return Ok(false);
         }
         // (Always there: see `DirectRoot::of`.)
-        let Some(contains) = c.contains else { return Ok(true) };
+        let Some(contains) = &c.contains else { return Ok(true) };
         fuel.charge(items.len() as u64)?;
+        let strict = strict_integers;
+        match self {
+            Leaf::Verdict(verdict) => Leaf::count_contained(contains, items, fuel, |_, _| Ok(verdict)),
+            Leaf::Types(types) => {
+                Leaf::count_contained(contains, items, fuel, |item, _| Ok(types.admits(item, strict)))
+            }
+            Leaf::Number(id) => {
+                let checks = program.number(id);
+                Leaf::count_contained(contains, items, fuel, |item, fuel| Leaf::number(checks, item, strict, fuel))
+            }
+            Leaf::Enum(id) => {
+                let set = program.enum_set(id);
+                Leaf::count_contained(contains, items, fuel, |item, fuel| Leaf::enumerated(set, item, strict, fuel))
+            }
+            Leaf::Const(id) => {
+                let expected = program.value(id);
+                Leaf::count_contained(contains, items, fuel, |item, fuel| Leaf::constant(expected, item, fuel))
+            }
+            Leaf::String(id) => {
+                let checks = program.string(id);
+                Leaf::count_contained(contains, items, fuel, |item, fuel| Leaf::string(checks, item, strict, fuel))
+            }
+        }
+    }
+
+    /// Whether the items that `matches` counts meet `contains`, counting
+    /// until they decide it (checked after each item, as the VM does).
+    #[inline(always)]
+    fn count_contained(
+        contains: &Contains,
+        items: &[Value],
+        fuel: &mut Tank,
+        mut matches: impl FnMut(&Value, &mut Tank) -> Flow,
+    ) -> Flow {
         let mut count = 0u64;
         for item in items {
-            if self.passes_apart(program, item, strict_integers, fuel)? {
+            if matches(item, fuel)? {
                 count += 1;
             }
-            if array::contains_decided(&contains, count) {
+            if array::contains_decided(contains, count) {
                 break;
             }
         }
@@ -795,13 +832,6 @@ impl Leaf {
             Leaf::Const(c) => Leaf::constant(program.value(c), v, fuel),
             Leaf::String(c) => Leaf::string(program.string(c), v, strict_integers, fuel),
         }
-    }
-
-    /// [`Leaf::passes`] out of line, for a loop over items: one call per
-    /// item keeps the loop's frame small.
-    #[inline(never)]
-    fn passes_apart(self, program: &Program, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
-        self.passes(program, v, strict_integers, fuel)
     }
 
     /// A number leaf: its entry and base unit, then the checks.
