@@ -50,8 +50,8 @@ use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
     ArrayChecks, ArrayId, CondId, Contains, ContentId, Decision, DynamicRefId, Entry, EnumId, EnumSet, Instr, ListId,
-    NodeFlags, NodeId, NumberChecks, NumberId, ObjectChecks, ObjectId, Program, ResourceId, StringChecks, StringId,
-    Target, TypeSwitch, ValueId,
+    NodeFlags, NodeId, NumberChecks, NumberId, ObjectId, Program, ResourceId, StringChecks, StringId, Target,
+    TypeSwitch, ValueId,
 };
 use schemavm_compiler::value::TypeSet;
 
@@ -635,8 +635,10 @@ enum DirectCheck {
     String(StringId),
     Enum(EnumId),
     Const(ValueId),
-    /// Array or object checks that the value's size alone settles.
-    Size(SizeCheck),
+    /// Array checks that are [bounds only](array::size_only).
+    ArraySize(ArrayId),
+    /// Object checks that are [sizes only](object::size_only).
+    ObjectSize(ObjectId),
     /// Object checks that are [counts only](object::counts_only).
     ObjectCounts(ObjectId),
     /// Array checks that are [a plan only](array::plan_only).
@@ -647,54 +649,6 @@ enum DirectCheck {
     Combine(Connective, Leaves),
     /// `not` of a [`Leaf`].
     Not(Leaf),
-}
-
-/// Array or object checks of bounds alone (`minItems`, `maxItems`,
-/// `minProperties`, `maxProperties`, folded with what the compiler
-/// derived from the other keywords), and the `type` fused into them:
-/// held in place, so that a check reads nothing of the program and
-/// calls nothing.
-#[derive(Debug, Clone, Copy)]
-struct SizeCheck {
-    /// Whether arrays are checked (else objects).
-    array: bool,
-    /// The fewest and most items or properties that pass.
-    sizes: (u64, u64),
-    /// The `type` fused into the instruction, for values of other kinds.
-    type_fused: Option<TypeSet>,
-}
-
-impl SizeCheck {
-    /// The size check of array checks `c`, if their bounds are all of
-    /// them (no prefix, no items, no `uniqueItems`; [`array::plan_only`]
-    /// excludes `contains`).
-    fn of_array(c: &ArrayChecks) -> Option<SizeCheck> {
-        let bounds_only = array::plan_only(c) && c.prefix_targets.is_empty() && c.rest.is_none() && !c.unique_items;
-        bounds_only.then_some(SizeCheck { array: true, sizes: c.tuple_sizes, type_fused: c.type_fused })
-    }
-
-    /// The size check of object checks `c`, if their sizes are all of
-    /// them ([`object::counts_only`], no `required` names).
-    fn of_object(c: &ObjectChecks) -> Option<SizeCheck> {
-        (object::counts_only(c) && c.required.is_empty()).then_some(SizeCheck {
-            array: false,
-            sizes: c.passing_sizes,
-            type_fused: c.type_fused,
-        })
-    }
-
-    /// Whether `v` passes: an array (or object) by its size, a value of
-    /// another kind by the fused `type`.
-    #[inline(always)]
-    fn passes(&self, v: &Value, strict_integers: bool) -> bool {
-        let len = match v {
-            Value::Array(items) if self.array => items.len(),
-            Value::Object(map) if !self.array => map.len(),
-            _ => return scalar::fused_admits(self.type_fused, v, strict_integers),
-        };
-        let (fewest, most) = self.sizes;
-        (fewest..=most).contains(&(len as u64))
-    }
 }
 
 /// How a [`DirectRoot`] combinator joins its leaves' verdicts.
@@ -936,11 +890,11 @@ impl DirectRoot {
             (Entry::Single, &[Instr::String(id)]) => (DirectCheck::String(id), 1),
             (Entry::Single, &[Instr::Enum(id)]) => (DirectCheck::Enum(id), 1),
             (Entry::Single, &[Instr::Const(id)]) => (DirectCheck::Const(id), 1),
-            (Entry::Single, &[Instr::Object(id)]) if let Some(size) = SizeCheck::of_object(program.object(id)) => {
-                (DirectCheck::Size(size), 1)
+            (Entry::Single, &[Instr::Object(id)]) if object::size_only(program.object(id)) => {
+                (DirectCheck::ObjectSize(id), 1)
             }
-            (Entry::Single, &[Instr::Array(id)]) if let Some(size) = SizeCheck::of_array(program.array(id)) => {
-                (DirectCheck::Size(size), 1)
+            (Entry::Single, &[Instr::Array(id)]) if array::size_only(program.array(id)) => {
+                (DirectCheck::ArraySize(id), 1)
             }
             (Entry::Single, &[Instr::Object(id)]) if object::counts_only(program.object(id)) => {
                 (DirectCheck::ObjectCounts(id), 1)
@@ -983,7 +937,8 @@ impl DirectRoot {
             },
             &DirectCheck::Enum(id) => scalar::enum_passes(program.enum_set(id), v, self.strict_integers, fuel),
             &DirectCheck::Const(id) => scalar::const_passes(program.value(id), v, fuel),
-            DirectCheck::Size(size) => Ok(size.passes(v, self.strict_integers)),
+            &DirectCheck::ArraySize(id) => Ok(array::size_passes(program.array(id), v, self.strict_integers)),
+            &DirectCheck::ObjectSize(id) => Ok(object::size_passes(program.object(id), v, self.strict_integers)),
             &DirectCheck::ObjectCounts(id) => object::counts_pass(program.object(id), v, self.strict_integers, fuel),
             &DirectCheck::ArrayPlan(id) => array::plan_passes(program.array(id), v, self.strict_integers, fuel),
             &DirectCheck::Contains(id, leaf) => {
