@@ -147,19 +147,6 @@ pub(super) fn size_only(c: &ArrayChecks) -> bool {
     plan_only(c) && c.prefix_targets.is_empty() && c.rest.is_none() && !c.unique_items
 }
 
-/// Whether `v` passes array checks `c` that are [`size_only`]: an array
-/// by its length, a value of another kind by the fused `type`. (Inlined:
-/// a call saved six registers for the loops of [`plan_passes`], which
-/// this check does not run.)
-#[inline(always)]
-pub(super) fn size_passes(c: &ArrayChecks, v: &Value, strict: bool) -> bool {
-    let Value::Array(items) = v else {
-        return super::scalar::fused_admits(c.type_fused, v, strict);
-    };
-    let (fewest, most) = c.tuple_sizes;
-    (fewest..=most).contains(&(items.len() as u64))
-}
-
 /// Whether `v` passes array checks `c` that are [`plan_only`], nothing
 /// recorded: a value of another kind by the fused `type`, an array by
 /// its bounds, prefix and items' plan, charged as the VM's array

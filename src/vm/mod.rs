@@ -937,8 +937,16 @@ impl DirectRoot {
             },
             &DirectCheck::Enum(id) => scalar::enum_passes(program.enum_set(id), v, self.strict_integers, fuel),
             &DirectCheck::Const(id) => scalar::const_passes(program.value(id), v, fuel),
-            &DirectCheck::ArraySize(id) => Ok(array::size_passes(program.array(id), v, self.strict_integers)),
-            &DirectCheck::ObjectSize(id) => Ok(object::size_passes(program.object(id), v, self.strict_integers)),
+            &DirectCheck::ArraySize(id) => {
+                let c = program.array(id);
+                let len = v.as_array().map(Vec::len);
+                Ok(scalar::size_passes(len, c.tuple_sizes, c.type_fused, v, self.strict_integers))
+            }
+            &DirectCheck::ObjectSize(id) => {
+                let c = program.object(id);
+                let len = v.as_object().map(serde_json::Map::len);
+                Ok(scalar::size_passes(len, c.passing_sizes, c.type_fused, v, self.strict_integers))
+            }
             &DirectCheck::ObjectCounts(id) => object::counts_pass(program.object(id), v, self.strict_integers, fuel),
             &DirectCheck::ArrayPlan(id) => array::plan_passes(program.array(id), v, self.strict_integers, fuel),
             &DirectCheck::Contains(id, leaf) => {

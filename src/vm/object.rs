@@ -656,18 +656,6 @@ pub(super) fn size_only(c: &ObjectChecks) -> bool {
     counts_only(c) && c.required.is_empty()
 }
 
-/// Whether `v` passes object checks `c` that are [`size_only`]: an
-/// object by its size, a value of another kind by the fused `type`.
-/// (Inlined, as [`array::size_passes`](super::array::size_passes).)
-#[inline(always)]
-pub(super) fn size_passes(c: &ObjectChecks, v: &Value, strict_integers: bool) -> bool {
-    let Value::Object(map) = v else {
-        return super::scalar::fused_admits(c.type_fused, v, strict_integers);
-    };
-    let (fewest, most) = c.passing_sizes;
-    (fewest..=most).contains(&(map.len() as u64))
-}
-
 /// Whether `v` passes object checks `c` that are [`counts_only`], nothing
 /// recorded: a value of another kind by the fused `type`, an object by
 /// its size and the `required` names it has (a unit of fuel per name, as
