@@ -615,12 +615,15 @@ enum QuietRoot {
 
 /// A root whose one instruction needs no VM (the node's `Single`,
 /// `Number` or `Direct` entry): number, string, `enum` and `const` checks,
-/// object checks of sizes and `required` only, and `allOf`, `anyOf`,
-/// `oneOf` or `not` of at most [`MOST_LEAVES`] [`Leaf`]s whose fuel, all
-/// of it, fits in the budget. It is checked by the same
-/// functions the VM runs, their fuel charged to a [`Tank`] holding what
-/// the budget allows past the entry. Neither a VM nor an evaluation frame
-/// is set up: for a schema such as `{"minimum": 3}` these were most of the
+/// object checks of sizes and `required` only, array checks of bounds,
+/// verdict or type prefixes, a fused items plan and `uniqueItems`, or of
+/// bounds and a [`Leaf`]'s `contains`, and `allOf`, `anyOf`, `oneOf` or
+/// `not` of at most [`MOST_LEAVES`] leaves whose fuel, all of it, fits in
+/// the budget. It is checked by the functions the VM runs (array and
+/// object checks that the value's size alone settles, by a comparison of
+/// the size in place), their fuel charged to a [`Tank`] holding what the
+/// budget allows past the entry. Neither a VM nor an evaluation frame is
+/// set up: for a schema such as `{"minimum": 3}` these were most of the
 /// work.
 #[derive(Debug, Clone, Copy)]
 struct DirectRoot {
@@ -725,19 +728,22 @@ impl Leaf {
         // (Always there: see `DirectRoot::of`.)
         let Some(contains) = &c.contains else { return Ok(true) };
         fuel.charge(items.len() as u64)?;
-        let strict = strict_integers;
         match self {
             Leaf::Verdict(verdict) => Leaf::count_contained(contains, items, fuel, |_, _| Ok(verdict)),
             Leaf::Types(types) => {
-                Leaf::count_contained(contains, items, fuel, |item, _| Ok(types.admits(item, strict)))
+                Leaf::count_contained(contains, items, fuel, |item, _| Ok(types.admits(item, strict_integers)))
             }
             Leaf::Number(id) => {
                 let checks = program.number(id);
-                Leaf::count_contained(contains, items, fuel, |item, fuel| Leaf::number(checks, item, strict, fuel))
+                Leaf::count_contained(contains, items, fuel, |item, fuel| {
+                    Leaf::number(checks, item, strict_integers, fuel)
+                })
             }
             Leaf::Enum(id) => {
                 let set = program.enum_set(id);
-                Leaf::count_contained(contains, items, fuel, |item, fuel| Leaf::enumerated(set, item, strict, fuel))
+                Leaf::count_contained(contains, items, fuel, |item, fuel| {
+                    Leaf::enumerated(set, item, strict_integers, fuel)
+                })
             }
             Leaf::Const(id) => {
                 let expected = program.value(id);
@@ -745,7 +751,9 @@ impl Leaf {
             }
             Leaf::String(id) => {
                 let checks = program.string(id);
-                Leaf::count_contained(contains, items, fuel, |item, fuel| Leaf::string(checks, item, strict, fuel))
+                Leaf::count_contained(contains, items, fuel, |item, fuel| {
+                    Leaf::string(checks, item, strict_integers, fuel)
+                })
             }
         }
     }
