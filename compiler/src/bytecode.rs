@@ -922,7 +922,19 @@ impl ObjectChecks {
     /// property, or to present ones).
     #[inline]
     pub fn admits_empty(&self) -> bool {
-        self.min_properties == 0 && self.required.is_empty()
+        self.min_properties() == 0 && self.required.is_empty()
+    }
+
+    /// `minProperties` ([`ObjectExtras::min_properties`]).
+    #[inline]
+    pub fn min_properties(&self) -> u64 {
+        self.extras.as_deref().map_or(0, |x| x.min_properties)
+    }
+
+    /// `maxProperties` ([`ObjectExtras::max_properties`]).
+    #[inline]
+    pub fn max_properties(&self) -> u64 {
+        self.extras.as_deref().map_or(u64::MAX, |x| x.max_properties)
     }
 
     /// The keyword holding `additional`.
@@ -955,14 +967,14 @@ impl ObjectChecks {
         let declared = self.extras.as_deref().map_or(0, |x| x.declared.len());
         let declared = if closed { u64::try_from(declared).unwrap_or(u64::MAX) } else { u64::MAX };
         let required = u64::try_from(self.required.len()).unwrap_or(u64::MAX);
-        self.passing_sizes = (self.min_properties.max(required), self.max_properties.min(declared));
+        self.passing_sizes = (self.min_properties().max(required), self.max_properties().min(declared));
     }
 }
 
 /// The parts of [`ObjectChecks`] that few objects have, or that only
 /// errors read, boxed apart: the checks of the usual object, scanned for
 /// every instance object, stay smaller.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ObjectExtras {
     /// Entries with a dependency, in the schema's order.
     pub dependents: Box<[u32]>,
@@ -970,14 +982,46 @@ pub struct ObjectExtras {
     /// order of `names`), shared by every unknown-property error; empty
     /// when `additional` is `None` (no property is ever unknown).
     pub declared: std::sync::Arc<[String]>,
+    /// `minProperties` (0 without one: no object has fewer). The quiet
+    /// path reads [`ObjectChecks::passing_sizes`] instead.
+    pub min_properties: u64,
+    /// `maxProperties` (`u64::MAX` without one: no object has more).
+    pub max_properties: u64,
+}
+
+impl Default for ObjectExtras {
+    fn default() -> ObjectExtras {
+        ObjectExtras {
+            dependents: Box::default(),
+            declared: std::sync::Arc::default(),
+            min_properties: 0,
+            max_properties: u64::MAX,
+        }
+    }
 }
 
 impl ObjectExtras {
-    /// The extras, boxed, or `None` when every part is empty.
+    /// The extras, boxed, or `None` when every part is empty (or, for the
+    /// bounds, the default).
     pub fn boxed(self) -> Option<Box<ObjectExtras>> {
-        let empty = self.dependents.is_empty() && self.declared.is_empty();
+        let empty = self.dependents.is_empty()
+            && self.declared.is_empty()
+            && self.min_properties == 0
+            && self.max_properties == u64::MAX;
         (!empty).then(|| Box::new(self))
     }
+}
+
+/// One `patternProperties` entry.
+#[derive(Debug, Clone, Copy)]
+pub struct PatternProperty {
+    /// The pattern.
+    pub regex: RegexId,
+    /// The schema of the properties it matches.
+    pub node: NodeId,
+    /// `node` past its forwarding `$ref`s, as a quiet scan evaluates it
+    /// (set with the entries; see [`PropertyEntry::quick`]).
+    pub quick: NodeId,
 }
 
 /// Operands of [`Instr::Object`].
@@ -987,10 +1031,6 @@ pub struct ObjectChecks {
     /// instruction's kind (for numbers, maybe only integers): values of
     /// other kinds must have one of its types, else they fail under `type`.
     pub type_fused: Option<TypeSet>,
-    /// `minProperties` (0 without one: no object has fewer).
-    pub min_properties: u64,
-    /// `maxProperties` (`u64::MAX` without one: no object has more).
-    pub max_properties: u64,
     /// Every property name the object keywords mention, with its roles,
     /// each with its entry's [`QuickEntry`].
     pub names: KeyTable<QuickEntry>,
@@ -999,11 +1039,7 @@ pub struct ObjectChecks {
     /// Entries with `required`, in the schema's order (for messages).
     pub required: Box<[u32]>,
     /// `patternProperties`, in the schema's order.
-    pub patterns: Box<[(RegexId, NodeId)]>,
-    /// The nodes of `patterns`, each past its forwarding `$ref`s, as a
-    /// quiet scan evaluates them (set with the entries; see
-    /// [`PropertyEntry::quick`]).
-    pub quick_patterns: Box<[NodeId]>,
+    pub patterns: Box<[PatternProperty]>,
     /// Every entry's [`PropertyEntry::patterns`] is filled in, so a name
     /// found in `names` needs no pattern matching at run time (only names
     /// the schema does not mention are matched against `patterns`).
@@ -1785,9 +1821,7 @@ impl Program {
                         && all_nodes(e.dependent_schemas())
                         && e.dependent_required().iter().all(entry_ok)
                 })
-                || !o.patterns.iter().all(|(r, n)| regex_ok(*r) && node_ok(*n))
-                || o.quick_patterns.len() != o.patterns.len()
-                || !all_nodes(&o.quick_patterns)
+                || !o.patterns.iter().all(|p| regex_ok(p.regex) && node_ok(p.node) && node_ok(p.quick))
                 || !node_ok(o.additional_quick)
                 || !ok_opt(o.additional)
                 || !ok_opt(o.property_names)
@@ -1900,8 +1934,8 @@ impl fmt::Display for InstrDisplay<'_> {
                         f.write_str("!")?;
                     }
                 }
-                for (r, n) in o.patterns.iter() {
-                    write!(f, " /{}/=@{}", p.regex(*r).pattern(), n.0)?;
+                for pattern in o.patterns.iter() {
+                    write!(f, " /{}/=@{}", p.regex(pattern.regex).pattern(), pattern.node.0)?;
                 }
                 if let Some(n) = o.additional {
                     write!(f, " {}=@{}", o.additional_keyword(), n.0)?;
@@ -1909,8 +1943,8 @@ impl fmt::Display for InstrDisplay<'_> {
                 if let Some(n) = o.property_names {
                     write!(f, " propertyNames=@{}", n.0)?;
                 }
-                if o.min_properties != 0 || o.max_properties != u64::MAX {
-                    write!(f, " min={} max={}", o.min_properties, o.max_properties)?;
+                if o.min_properties() != 0 || o.max_properties() != u64::MAX {
+                    write!(f, " min={} max={}", o.min_properties(), o.max_properties())?;
                 }
                 Ok(())
             }
@@ -1947,6 +1981,26 @@ impl fmt::Display for InstrDisplay<'_> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// An object's checks keep what few objects have (dependencies, the
+    /// declared names, `minProperties`/`maxProperties`) in their extras,
+    /// and each pattern's nodes in one entry: 152 bytes, read for every
+    /// instance object and held by every object schema.
+    #[test]
+    fn object_checks_keep_rare_parts_apart() {
+        assert_eq!(std::mem::size_of::<ObjectChecks>(), 152);
+        let options = crate::CompileOptions::default();
+        let schema = json!({"minProperties": 2, "patternProperties": {"^x": {"$ref": "#/$defs/t"}}, "$defs": {"t": {"type": "string"}}});
+        let program = crate::compile(&schema, &options).expect("compiles");
+        let checks = program.objects.first().expect("one object instruction");
+        assert_eq!((checks.min_properties(), checks.max_properties()), (2, u64::MAX));
+        assert_eq!(checks.passing_sizes, (2, u64::MAX));
+        let pattern = checks.patterns.first().expect("one pattern");
+        assert_ne!(pattern.node, pattern.quick, "the quiet scan's node is past the forwarding $ref");
+        // Without bounds, dependencies or unknown names there are no extras.
+        let plain = crate::compile(&json!({"properties": {"a": {"type": "string"}}}), &options).expect("compiles");
+        assert!(plain.objects.first().expect("one object instruction").extras.is_none());
+    }
 
     /// Locations come back whole and in order, multi-byte characters
     /// included, and an index past the end is empty.

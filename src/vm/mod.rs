@@ -584,7 +584,7 @@ pub(crate) struct QuietStart {
 }
 
 /// What the root of a program does on the boolean path.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 // An explicit tag: the variants [`QuietStart::is_valid`] tests first are
 // told apart by one comparison of it, not decoded from a payload's niche.
 #[repr(u8)]
@@ -625,14 +625,17 @@ enum QuietRoot {
 /// budget allows past the entry. Neither a VM nor an evaluation frame is
 /// set up: for a schema such as `{"minimum": 3}` these were most of the
 /// work.
-#[derive(Debug, Clone, Copy)]
+///
+/// It holds nothing more than its check: `integer`'s strictness is read
+/// from the program, and a combinator's leaves are boxed, so that every
+/// validator's [`QuietStart`] stays small.
+#[derive(Debug, Clone)]
 struct DirectRoot {
     check: DirectCheck,
-    strict_integers: bool,
 }
 
 /// The instruction of a [`DirectRoot`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum DirectCheck {
     Number(NumberId),
     String(StringId),
@@ -649,7 +652,7 @@ enum DirectCheck {
     /// Array checks of bounds and `contains` of a [`Leaf`], nothing else.
     Contains(ArrayId, Leaf),
     /// `allOf`, `anyOf` or `oneOf` of [`Leaves`].
-    Combine(Connective, Leaves),
+    Combine(Connective, Box<Leaves>),
     /// `not` of a [`Leaf`].
     Not(Leaf),
 }
@@ -881,17 +884,16 @@ impl DirectRoot {
     /// one and `budget` has the fuel of its entry, and the budget's fuel
     /// less that entry (what each check starts with).
     fn of(entry: Entry, code: &[Instr], program: &Program, budget: &Budget) -> Option<(DirectRoot, u64)> {
-        let strict_integers = program.flags().strict_integers;
         // A combinator (its entry one unit) whose leaves, all of them, fit
         // in the budget: neither its evaluation here nor the VM's (which
         // may skip some) runs out.
         let root = |check, cost: u64| {
             let fuel = budget.fuel.checked_sub(1)?;
-            (cost <= fuel).then_some((DirectRoot { check, strict_integers }, fuel))
+            (cost <= fuel).then_some((DirectRoot { check }, fuel))
         };
         let combine = |connective, list| {
             let (leaves, cost) = Leaves::of(program, program.quick_list(list))?;
-            root(DirectCheck::Combine(connective, leaves), cost)
+            root(DirectCheck::Combine(connective, Box::new(leaves)), cost)
         };
         let (check, entry_fuel) = match (entry, code) {
             (Entry::Number, &[Instr::Number(id)]) => (DirectCheck::Number(id), 1 + NUMBER_BASE_FUEL),
@@ -929,7 +931,7 @@ impl DirectRoot {
             _ => return None,
         };
         let fuel = budget.fuel.checked_sub(entry_fuel)?;
-        Some((DirectRoot { check, strict_integers }, fuel))
+        Some((DirectRoot { check }, fuel))
     }
 
     /// Whether `v` passes with `fuel` (running out of it fails, as on the
@@ -937,33 +939,30 @@ impl DirectRoot {
     #[inline(always)]
     fn passes(&self, program: &Program, formats: &CustomFormats, fuel: u64, v: &Value) -> bool {
         let fuel = &mut Tank(fuel);
+        let strict_integers = program.flags().strict_integers;
         let flow = match &self.check {
-            &DirectCheck::Number(id) => scalar::number_passes(program.number(id), v, self.strict_integers, fuel),
+            &DirectCheck::Number(id) => scalar::number_passes(program.number(id), v, strict_integers, fuel),
             &DirectCheck::String(id) => match v {
                 Value::String(s) => scalar::string_passes(program.string(id), s, program, formats, fuel),
-                _ => Ok(scalar::fused_admits(program.string(id).type_fused, v, self.strict_integers)),
+                _ => Ok(scalar::fused_admits(program.string(id).type_fused, v, strict_integers)),
             },
-            &DirectCheck::Enum(id) => scalar::enum_passes(program.enum_set(id), v, self.strict_integers, fuel),
+            &DirectCheck::Enum(id) => scalar::enum_passes(program.enum_set(id), v, strict_integers, fuel),
             &DirectCheck::Const(id) => scalar::const_passes(program.value(id), v, fuel),
             &DirectCheck::ArraySize(id) => {
                 let c = program.array(id);
                 let len = v.as_array().map(Vec::len);
-                Ok(scalar::size_passes(len, c.tuple_sizes, c.type_fused, v, self.strict_integers))
+                Ok(scalar::size_passes(len, c.tuple_sizes, c.type_fused, v, strict_integers))
             }
             &DirectCheck::ObjectSize(id) => {
                 let c = program.object(id);
                 let len = v.as_object().map(serde_json::Map::len);
-                Ok(scalar::size_passes(len, c.passing_sizes, c.type_fused, v, self.strict_integers))
+                Ok(scalar::size_passes(len, c.passing_sizes, c.type_fused, v, strict_integers))
             }
-            &DirectCheck::ObjectCounts(id) => object::counts_pass(program.object(id), v, self.strict_integers, fuel),
-            &DirectCheck::ArrayPlan(id) => array::plan_passes(program.array(id), v, self.strict_integers, fuel),
-            &DirectCheck::Contains(id, leaf) => {
-                leaf.contained(program.array(id), program, v, self.strict_integers, fuel)
-            }
-            DirectCheck::Combine(connective, leaves) => {
-                leaves.pass(*connective, program, v, self.strict_integers, fuel)
-            }
-            &DirectCheck::Not(leaf) => leaf.passes(program, v, self.strict_integers, fuel).map(|passed| !passed),
+            &DirectCheck::ObjectCounts(id) => object::counts_pass(program.object(id), v, strict_integers, fuel),
+            &DirectCheck::ArrayPlan(id) => array::plan_passes(program.array(id), v, strict_integers, fuel),
+            &DirectCheck::Contains(id, leaf) => leaf.contained(program.array(id), program, v, strict_integers, fuel),
+            DirectCheck::Combine(connective, leaves) => leaves.pass(*connective, program, v, strict_integers, fuel),
+            &DirectCheck::Not(leaf) => leaf.passes(program, v, strict_integers, fuel).map(|passed| !passed),
         };
         matches!(flow, Ok(true))
     }
@@ -2582,6 +2581,28 @@ fn needs_escape(token: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every validator holds a [`QuietStart`]: it stays four words (a
+    /// combinator's leaves are boxed, `integer`'s strictness is the
+    /// program's), which keeps the smallest validators smaller than
+    /// jsonschema's.
+    #[test]
+    fn quiet_start_stays_four_words() {
+        assert_eq!(std::mem::size_of::<QuietStart>(), 32);
+        // A combinator root still decides in place.
+        let schema = serde_json::json!({"anyOf": [{"type": "string"}, {"minimum": 3}]});
+        let program = schemavm_compiler::compile(&schema, &Default::default()).expect("compiles");
+        let start = QuietStart::new(&program, &Budget::DEFAULT);
+        assert!(matches!(
+            start.root,
+            QuietRoot::Direct(DirectRoot { check: DirectCheck::Combine(Connective::Any, _) })
+        ));
+        let formats = CustomFormats::new(Vec::new());
+        let settings = || (&formats, &Budget::DEFAULT);
+        assert!(start.is_valid(&program, settings, &serde_json::json!("x")));
+        assert!(start.is_valid(&program, settings, &serde_json::json!(4)));
+        assert!(!start.is_valid(&program, settings, &serde_json::json!(2)));
+    }
 
     #[test]
     fn keyword_paths_render_at_their_computed_length() {

@@ -56,19 +56,20 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     ) -> Flow {
         let len = map.len() as u64;
         let mut valid = true;
-        if len < c.min_properties {
+        let (min_properties, max_properties) = (c.min_properties(), c.max_properties());
+        if len < min_properties {
             valid = false;
             if !self.collecting() {
                 return Ok(false);
             }
-            self.report(&["minProperties"], ErrorKind::MinProperties { limit: c.min_properties, count: len }, None);
+            self.report(&["minProperties"], ErrorKind::MinProperties { limit: min_properties, count: len }, None);
         }
-        if len > c.max_properties {
+        if len > max_properties {
             valid = false;
             if !self.collecting() {
                 return Ok(false);
             }
-            self.report(&["maxProperties"], ErrorKind::MaxProperties { limit: c.max_properties, count: len }, None);
+            self.report(&["maxProperties"], ErrorKind::MaxProperties { limit: max_properties, count: len }, None);
         }
         let mut required_seen = 0usize;
         let mut deferred = 0usize;
@@ -223,18 +224,18 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                     match found.filter(|_| c.static_patterns) {
                         Some((index, _)) => {
                             let own = c.entries.get(index as usize).map_or(&[][..], |e| &e.patterns);
-                            for &node in own.iter().filter_map(|&i| c.quick_patterns.get(i as usize)) {
+                            for pattern in own.iter().filter_map(|&i| c.patterns.get(i as usize)) {
                                 matched = true;
-                                if !self.node_compact::<false>(node, value, ev)? {
+                                if !self.node_compact::<false>(pattern.quick, value, ev)? {
                                     return Ok(false);
                                 }
                             }
                         }
                         None => {
-                            for (&(regex_id, _), &node) in c.patterns.iter().zip(c.quick_patterns.iter()) {
-                                if self.pattern_matches(regex_id, key)? {
+                            for pattern in c.patterns.iter() {
+                                if self.pattern_matches(pattern.regex, key)? {
                                     matched = true;
-                                    if !self.node_compact::<false>(node, value, ev)? {
+                                    if !self.node_compact::<false>(pattern.quick, value, ev)? {
                                         return Ok(false);
                                     }
                                 }
@@ -538,7 +539,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     ) -> Result<(bool, bool), Stop> {
         let mut valid = true;
         let mut matched = false;
-        for (i, &(regex_id, node)) in c.patterns.iter().enumerate() {
+        for (i, pattern) in c.patterns.iter().enumerate() {
+            let (regex_id, node) = (pattern.regex, pattern.node);
             let hit = match known {
                 Some(entry) => entry.patterns.contains(&u32::try_from(i).unwrap_or(u32::MAX)),
                 None => self.pattern_matches(regex_id, key)?,

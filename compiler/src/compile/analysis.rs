@@ -318,7 +318,9 @@ pub(super) fn set_entries(program: &mut Program, quiet_memo: &[bool]) {
     for object in objects.iter_mut() {
         object.additional_quick = object.additional.map_or(NodeId::default(), forwarded);
         object.additional_check = check(object.additional.map(|_| object.additional_quick));
-        object.quick_patterns = object.patterns.iter().map(|&(_, node)| forwarded(node)).collect();
+        for pattern in object.patterns.iter_mut() {
+            pattern.quick = forwarded(pattern.node);
+        }
         for entry in object.entries.iter_mut() {
             entry.quick = entry.schema.map_or(NodeId::default(), forwarded);
             entry.check = check(entry.schema.map(|_| entry.quick));
@@ -326,7 +328,7 @@ pub(super) fn set_entries(program: &mut Program, quiet_memo: &[bool]) {
         object.quiet_scan = object.property_names.is_some()
             || (object.additional.is_some() && object.additional_check != QuickCheck::Valid)
             || object.entries.iter().any(|e| e.schema.is_some() && e.check != QuickCheck::Valid)
-            || object.quick_patterns.iter().any(|&node| !passes(node));
+            || object.patterns.iter().any(|p| !passes(p.quick));
         object.summarize_entries();
     }
 }
@@ -413,13 +415,13 @@ fn instr_passes(program: &Program, instr: &Instr, passes: &impl Fn(&NodeId) -> b
         Instr::Object(o) => {
             let o = program.object(o);
             o.type_fused.is_none()
-                && o.min_properties == 0
-                && o.max_properties == u64::MAX
+                && o.min_properties() == 0
+                && o.max_properties() == u64::MAX
                 && o.required.is_empty()
                 && o.dependents().is_empty()
                 && o.property_names.is_none()
                 && o.entries.iter().filter_map(|e| e.schema.as_ref()).all(passes)
-                && o.patterns.iter().all(|(_, n)| passes(n))
+                && o.patterns.iter().all(|p| passes(&p.node))
                 && o.additional.as_ref().is_none_or(passes)
         }
         Instr::Array(a) => {
@@ -460,7 +462,7 @@ fn all_successors(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
             Instr::Object(o) => {
                 let o = program.object(o);
                 out.extend(o.entries.iter().filter_map(|e| e.schema));
-                out.extend(o.patterns.iter().map(|(_, n)| *n));
+                out.extend(o.patterns.iter().map(|p| p.node));
                 out.extend(o.additional);
                 out.extend(o.property_names);
             }
@@ -876,9 +878,9 @@ mod tests {
         assert_eq!(quick[2], given[2]);
         assert_ne!(quick[0], given[0], "the list itself keeps the $ref for error locations");
         let object = root_object(&program);
-        assert_eq!(target(object.quick_patterns[0]), "/definitions/thing");
+        assert_eq!(target(object.patterns[0].quick), "/definitions/thing");
         assert_eq!(target(object.additional_quick), "/definitions/thing");
-        assert_eq!(target(object.patterns[0].1), "/patternProperties/^x-");
+        assert_eq!(target(object.patterns[0].node), "/patternProperties/^x-");
         assert_eq!(object.additional.map(target).as_deref(), Some("/additionalProperties"));
     }
 

@@ -119,7 +119,7 @@ fn descending_edges<'p>(program: &'p Program, id: NodeId, ids: &mut ChildIds<'p>
                         out.push((ids.key(name), n));
                     }
                 }
-                out.extend(o.patterns.iter().map(|(_, n)| (Child::AnyKey, *n)));
+                out.extend(o.patterns.iter().map(|p| (Child::AnyKey, p.node)));
                 out.extend(o.additional.map(|n| (Child::AnyKey, n)));
             }
             Instr::Array(a) => {

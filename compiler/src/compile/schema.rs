@@ -689,22 +689,25 @@ impl<'a> Lowerer<'a, '_> {
             };
             let mut checks = ObjectChecks {
                 type_fused: None,
-                min_properties: min_properties.unwrap_or(0),
-                max_properties: max_properties.unwrap_or(u64::MAX),
                 names,
                 entries: table.entries.into_boxed_slice(),
                 required: required.into_boxed_slice(),
                 // The nodes as they are, until the node entries say which
                 // ones only forward (`analysis::set_entries`).
-                quick_patterns: patterns.iter().map(|&(_, node)| node).collect(),
-                patterns: patterns.into_boxed_slice(),
+                patterns: patterns.iter().map(|&(regex, node)| PatternProperty { regex, node, quick: node }).collect(),
                 static_patterns,
                 additional_quick: additional.unwrap_or_default(),
                 additional,
                 additional_check: QuickCheck::Deferred,
                 additional_unevaluated,
                 property_names,
-                extras: ObjectExtras { dependents: dependents.into_boxed_slice(), declared }.boxed(),
+                extras: ObjectExtras {
+                    dependents: dependents.into_boxed_slice(),
+                    declared,
+                    min_properties: min_properties.unwrap_or(0),
+                    max_properties: max_properties.unwrap_or(u64::MAX),
+                }
+                .boxed(),
                 scans,
                 quiet_scan: scans,
                 passing_sizes: (0, u64::MAX),
