@@ -888,31 +888,55 @@ impl QuickCheck {
 /// looking a name up reads no second table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct QuickEntry {
-    /// [`PropertyEntry::schema`], if [`QuickEntry::has_schema`].
-    pub schema: NodeId,
+    /// [`PropertyEntry::schema`], if [`QuickEntry::schema`] has one.
+    schema: NodeId,
     /// [`PropertyEntry::check`].
     pub check: QuickCheck,
-    /// Whether there is a `properties` subschema.
-    pub has_schema: bool,
-    /// [`PropertyEntry::required`].
-    pub required: bool,
+    /// [`QuickEntry::HAS_SCHEMA`], [`QuickEntry::REQUIRED`],
+    /// [`QuickEntry::HAS_PATTERNS`]: one byte, so that the entry keeps to
+    /// eight bytes.
+    flags: u8,
 }
 
 impl QuickEntry {
+    /// There is a `properties` subschema.
+    const HAS_SCHEMA: u8 = 1;
+    /// [`PropertyEntry::required`].
+    const REQUIRED: u8 = 2;
+    /// The name matches some `patternProperties` pattern, found
+    /// statically ([`PropertyEntry::patterns`] is not empty).
+    const HAS_PATTERNS: u8 = 4;
+
     /// The summary of `entry`.
     pub fn of(entry: &PropertyEntry) -> QuickEntry {
+        let flag = |set: bool, bit: u8| if set { bit } else { 0 };
         QuickEntry {
             schema: entry.schema.map_or(NodeId::default(), |_| entry.quick),
             check: entry.check,
-            has_schema: entry.schema.is_some(),
-            required: entry.required,
+            flags: flag(entry.schema.is_some(), Self::HAS_SCHEMA)
+                | flag(entry.required, Self::REQUIRED)
+                | flag(!entry.patterns.is_empty(), Self::HAS_PATTERNS),
         }
     }
 
-    /// [`PropertyEntry::schema`].
+    /// [`PropertyEntry::schema`] past its forwarding `$ref`s
+    /// ([`PropertyEntry::quick`]).
     #[inline]
     pub fn schema(&self) -> Option<NodeId> {
-        self.has_schema.then_some(self.schema)
+        (self.flags & Self::HAS_SCHEMA != 0).then_some(self.schema)
+    }
+
+    /// [`PropertyEntry::required`].
+    #[inline]
+    pub fn required(&self) -> bool {
+        self.flags & Self::REQUIRED != 0
+    }
+
+    /// Whether [`PropertyEntry::patterns`] has some pattern (meaningful
+    /// when [`ObjectChecks::static_patterns`]).
+    #[inline]
+    pub fn has_patterns(&self) -> bool {
+        self.flags & Self::HAS_PATTERNS != 0
     }
 }
 
@@ -1997,6 +2021,14 @@ mod tests {
         assert_eq!(checks.passing_sizes, (2, u64::MAX));
         let pattern = checks.patterns.first().expect("one pattern");
         assert_ne!(pattern.node, pattern.quick, "the quiet scan's node is past the forwarding $ref");
+        // Each name's quick entry says whether a pattern matches it.
+        let schema = json!({"properties": {"xa": {"type": "string"}, "b": true}, "required": ["b"], "patternProperties": {"^x": true}});
+        let program = crate::compile(&schema, &options).expect("compiles");
+        let checks = program.objects.first().expect("one object instruction");
+        assert!(checks.static_patterns);
+        let quick = |name: &str| checks.names.find_with_payload(name).expect("declared").1;
+        assert!(quick("xa").has_patterns() && !quick("xa").required() && quick("xa").schema().is_some());
+        assert!(!quick("b").has_patterns() && quick("b").required() && quick("b").schema().is_some());
         // Without bounds, dependencies or unknown names there are no extras.
         let plain = crate::compile(&json!({"properties": {"a": {"type": "string"}}}), &options).expect("compiles");
         assert!(plain.objects.first().expect("one object instruction").extras.is_none());

@@ -191,7 +191,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 let mut matched = false;
                 let found = c.names.find_with_payload(key);
                 if let Some((_, entry)) = found {
-                    required_seen += usize::from(entry.required);
+                    required_seen += usize::from(entry.required());
                     if let Some(node) = entry.schema() {
                         matched = true;
                         match entry.check {
@@ -222,6 +222,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
                 if PATTERNS {
                     match found.filter(|_| c.static_patterns) {
+                        // A name the schema mentions that no pattern
+                        // matches: nothing to look up.
+                        Some((_, entry)) if !entry.has_patterns() => {}
                         Some((index, _)) => {
                             let own = c.entries.get(index as usize).map_or(&[][..], |e| &e.patterns);
                             for pattern in own.iter().filter_map(|&i| c.patterns.get(i as usize)) {
