@@ -602,8 +602,6 @@ enum QuietRoot {
     Node,
     /// A type check (with `integer` excluding integral floats, or not).
     Types(TypeSet, bool),
-    /// One instruction checked without a VM.
-    Direct(DirectRoot),
     /// Every value passes, or none does.
     Verdict(bool),
     /// A root that runs the interpreter under a budget with a deadline, or
@@ -611,35 +609,16 @@ enum QuietRoot {
     /// clock read and the scope made per evaluation. (A variant of its
     /// own, so that the other roots test for neither.)
     General,
-}
-
-/// A root whose one instruction needs no VM (the node's `Single`,
-/// `Number` or `Direct` entry): number, string, `enum` and `const` checks,
-/// object checks of sizes and `required` only, array checks of bounds,
-/// verdict or type prefixes, a fused items plan and `uniqueItems`, or of
-/// bounds and a [`Leaf`]'s `contains`, and `allOf`, `anyOf`, `oneOf` or
-/// `not` of at most [`MOST_LEAVES`] leaves whose fuel, all of it, fits in
-/// the budget. It is checked by the functions the VM runs (array and
-/// object checks that the value's size alone settles, by a comparison of
-/// the size in place), their fuel charged to a [`Tank`] holding what the
-/// budget allows past the entry. Neither a VM nor an evaluation frame is
-/// set up: for a schema such as `{"minimum": 3}` these were most of the
-/// work.
-///
-/// It holds nothing more than its check: `integer`'s strictness is read
-/// from the program, and a combinator's leaves are boxed, so that every
-/// validator's [`QuietStart`] stays small.
-#[derive(Debug, Clone)]
-struct DirectRoot {
-    check: DirectCheck,
-}
-
-/// The instruction of a [`DirectRoot`].
-#[derive(Debug, Clone)]
-enum DirectCheck {
+    // The direct roots ([`QuietRoot::direct`]): one instruction checked
+    // without a VM. Variants of this enum, not of one of their own, so
+    // that a check starts with one dispatch on the tag, not two.
+    /// `Number` checks.
     Number(NumberId),
+    /// `String` checks.
     String(StringId),
+    /// `enum`.
     Enum(EnumId),
+    /// `const`.
     Const(ValueId),
     /// Array checks that are [bounds only](array::size_only).
     ArraySize(ArrayId),
@@ -651,13 +630,15 @@ enum DirectCheck {
     ArrayPlan(ArrayId),
     /// Array checks of bounds and `contains` of a [`Leaf`], nothing else.
     Contains(ArrayId, Leaf),
-    /// `allOf`, `anyOf` or `oneOf` of [`Leaves`].
+    /// `allOf`, `anyOf` or `oneOf` of [`Leaves`] (boxed: few roots have
+    /// them, and every validator holds a root).
     Combine(Connective, Box<Leaves>),
     /// `not` of a [`Leaf`].
     Not(Leaf),
 }
 
-/// How a [`DirectRoot`] combinator joins its leaves' verdicts.
+/// How a direct root's combinator ([`QuietRoot::Combine`]) joins its
+/// leaves' verdicts.
 #[derive(Debug, Clone, Copy)]
 enum Connective {
     /// `allOf`: every leaf passes.
@@ -668,17 +649,18 @@ enum Connective {
     One,
 }
 
-/// Most subschemas of a [`DirectRoot`] combinator (held in place).
+/// Most subschemas of a direct root's combinator ([`QuietRoot::Combine`]).
 const MOST_LEAVES: usize = 4;
 
-/// The subschemas of a [`DirectRoot`] combinator, each a [`Leaf`].
+/// The subschemas of a direct root's combinator ([`QuietRoot::Combine`]),
+/// each a [`Leaf`].
 #[derive(Debug, Clone, Copy)]
 struct Leaves {
     len: u8,
     leaves: [Leaf; MOST_LEAVES],
 }
 
-/// A subschema a [`DirectRoot`] combinator checks in place: a verdict, a
+/// A subschema a direct root's combinator checks in place: a verdict, a
 /// bare type check, or one number, `enum`, `const` or string instruction
 /// whose fuel does not depend on the instance (no `pattern`, no
 /// `format`), with its node's entry.
@@ -716,7 +698,7 @@ impl Leaf {
     }
 
     /// Whether `v` passes array checks `c` of bounds and `contains` of
-    /// this leaf ([`DirectCheck::Contains`]), charged as the VM's array
+    /// this leaf ([`QuietRoot::Contains`]), charged as the VM's array
     /// instruction charges. The leaf's kind is matched once, not per
     /// item: each item runs the leaf's own check (in place for a verdict
     /// or a type, else its out-of-line function).
@@ -728,7 +710,7 @@ impl Leaf {
         if !array::within_bounds(c, items) {
             return Ok(false);
         }
-        // (Always there: see `DirectRoot::of`.)
+        // (Always there: see `QuietRoot::direct`.)
         let Some(contains) = &c.contains else { return Ok(true) };
         fuel.charge(items.len() as u64)?;
         match self {
@@ -879,44 +861,58 @@ impl Leaves {
     }
 }
 
-impl DirectRoot {
+impl QuietRoot {
     /// The direct root of a root node with `entry` and `code`, if it is
     /// one and `budget` has the fuel of its entry, and the budget's fuel
     /// less that entry (what each check starts with).
-    fn of(entry: Entry, code: &[Instr], program: &Program, budget: &Budget) -> Option<(DirectRoot, u64)> {
+    ///
+    /// A direct root is a root whose one instruction needs no VM (the
+    /// node's `Single`, `Number` or `Direct` entry): number, string,
+    /// `enum` and `const` checks, object checks of sizes and `required`
+    /// only, array checks of bounds, verdict or type prefixes, a fused
+    /// items plan and `uniqueItems`, or of bounds and a [`Leaf`]'s
+    /// `contains`, and `allOf`, `anyOf`, `oneOf` or `not` of at most
+    /// [`MOST_LEAVES`] leaves whose fuel, all of it, fits in the budget.
+    /// It is checked by the functions the VM runs (array and object
+    /// checks that the value's size alone settles, by a comparison of the
+    /// size in place), their fuel charged to a [`Tank`] holding what the
+    /// budget allows past the entry, and `integer`'s strictness read from
+    /// the program. Neither a VM nor an evaluation frame is set up: for a
+    /// schema such as `{"minimum": 3}` these were most of the work.
+    fn direct(entry: Entry, code: &[Instr], program: &Program, budget: &Budget) -> Option<(QuietRoot, u64)> {
         // A combinator (its entry one unit) whose leaves, all of them, fit
         // in the budget: neither its evaluation here nor the VM's (which
         // may skip some) runs out.
         let root = |check, cost: u64| {
             let fuel = budget.fuel.checked_sub(1)?;
-            (cost <= fuel).then_some((DirectRoot { check }, fuel))
+            (cost <= fuel).then_some((check, fuel))
         };
         let combine = |connective, list| {
             let (leaves, cost) = Leaves::of(program, program.quick_list(list))?;
-            root(DirectCheck::Combine(connective, Box::new(leaves)), cost)
+            root(QuietRoot::Combine(connective, Box::new(leaves)), cost)
         };
         let (check, entry_fuel) = match (entry, code) {
-            (Entry::Number, &[Instr::Number(id)]) => (DirectCheck::Number(id), 1 + NUMBER_BASE_FUEL),
-            (Entry::Single, &[Instr::String(id)]) => (DirectCheck::String(id), 1),
-            (Entry::Single, &[Instr::Enum(id)]) => (DirectCheck::Enum(id), 1),
-            (Entry::Single, &[Instr::Const(id)]) => (DirectCheck::Const(id), 1),
+            (Entry::Number, &[Instr::Number(id)]) => (QuietRoot::Number(id), 1 + NUMBER_BASE_FUEL),
+            (Entry::Single, &[Instr::String(id)]) => (QuietRoot::String(id), 1),
+            (Entry::Single, &[Instr::Enum(id)]) => (QuietRoot::Enum(id), 1),
+            (Entry::Single, &[Instr::Const(id)]) => (QuietRoot::Const(id), 1),
             (Entry::Single, &[Instr::Object(id)]) if object::size_only(program.object(id)) => {
-                (DirectCheck::ObjectSize(id), 1)
+                (QuietRoot::ObjectSize(id), 1)
             }
             (Entry::Single, &[Instr::Array(id)]) if array::size_only(program.array(id)) => {
-                (DirectCheck::ArraySize(id), 1)
+                (QuietRoot::ArraySize(id), 1)
             }
             (Entry::Single, &[Instr::Object(id)]) if object::counts_only(program.object(id)) => {
-                (DirectCheck::ObjectCounts(id), 1)
+                (QuietRoot::ObjectCounts(id), 1)
             }
             (Entry::Single, &[Instr::Array(id)]) if array::plan_only(program.array(id)) => {
-                (DirectCheck::ArrayPlan(id), 1)
+                (QuietRoot::ArrayPlan(id), 1)
             }
             (Entry::Single, &[Instr::Array(id)]) => {
                 let c = program.array(id);
                 match c.contains {
                     Some(contains) if c.prefix.is_empty() && c.rest.is_none() && !c.unique_items => {
-                        (DirectCheck::Contains(id, Leaf::of(program, contains.node)?.0), 1)
+                        (QuietRoot::Contains(id, Leaf::of(program, contains.node)?.0), 1)
                     }
                     _ => return None,
                 }
@@ -926,45 +922,12 @@ impl DirectRoot {
             (Entry::Single | Entry::Direct, &[Instr::OneOf(list)]) => return combine(Connective::One, list),
             (Entry::Single | Entry::Direct, &[Instr::Not(child)]) => {
                 let (leaf, cost) = Leaf::of(program, child)?;
-                return root(DirectCheck::Not(leaf), cost);
+                return root(QuietRoot::Not(leaf), cost);
             }
             _ => return None,
         };
         let fuel = budget.fuel.checked_sub(entry_fuel)?;
-        Some((DirectRoot { check }, fuel))
-    }
-
-    /// Whether `v` passes with `fuel` (running out of it fails, as on the
-    /// VM's boolean path).
-    #[inline(always)]
-    fn passes(&self, program: &Program, formats: &CustomFormats, fuel: u64, v: &Value) -> bool {
-        let fuel = &mut Tank(fuel);
-        let strict_integers = program.flags().strict_integers;
-        let flow = match &self.check {
-            &DirectCheck::Number(id) => scalar::number_passes(program.number(id), v, strict_integers, fuel),
-            &DirectCheck::String(id) => match v {
-                Value::String(s) => scalar::string_passes(program.string(id), s, program, formats, fuel),
-                _ => Ok(scalar::fused_admits(program.string(id).type_fused, v, strict_integers)),
-            },
-            &DirectCheck::Enum(id) => scalar::enum_passes(program.enum_set(id), v, strict_integers, fuel),
-            &DirectCheck::Const(id) => scalar::const_passes(program.value(id), v, fuel),
-            &DirectCheck::ArraySize(id) => {
-                let c = program.array(id);
-                let len = v.as_array().map(Vec::len);
-                Ok(scalar::size_passes(len, c.tuple_sizes, c.type_fused, v, strict_integers))
-            }
-            &DirectCheck::ObjectSize(id) => {
-                let c = program.object(id);
-                let len = v.as_object().map(serde_json::Map::len);
-                Ok(scalar::size_passes(len, c.passing_sizes, c.type_fused, v, strict_integers))
-            }
-            &DirectCheck::ObjectCounts(id) => object::counts_pass(program.object(id), v, strict_integers, fuel),
-            &DirectCheck::ArrayPlan(id) => array::plan_passes(program.array(id), v, strict_integers, fuel),
-            &DirectCheck::Contains(id, leaf) => leaf.contained(program.array(id), program, v, strict_integers, fuel),
-            DirectCheck::Combine(connective, leaves) => leaves.pass(*connective, program, v, strict_integers, fuel),
-            &DirectCheck::Not(leaf) => leaf.passes(program, v, strict_integers, fuel).map(|passed| !passed),
-        };
-        matches!(flow, Ok(true))
+        Some((check, fuel))
     }
 }
 
@@ -974,11 +937,11 @@ impl QuietStart {
         let node = program.node(program.root());
         // (Under a deadline, the general entry: it reads the clock.)
         let direct = match budget.deadline {
-            None => DirectRoot::of(node.entry(), program.code_of(node), program, budget),
+            None => QuietRoot::direct(node.entry(), program.code_of(node), program, budget),
             Some(_) => None,
         };
-        if let Some((direct, fuel)) = direct {
-            return QuietStart { root: QuietRoot::Direct(direct), fuel };
+        if let Some((root, fuel)) = direct {
+            return QuietStart { root, fuel };
         }
         let root = match (node.entry(), node.first_instr()) {
             (Entry::Valid | Entry::QuietValid, _) => QuietRoot::Verdict(true),
@@ -1020,16 +983,43 @@ impl QuietStart {
             let (formats, budget) = settings();
             return self.run(program, formats, budget, instance);
         }
-        match self.root {
-            QuietRoot::Types(types, strict_integers) => types.admits(instance, strict_integers),
-            QuietRoot::Direct(ref direct) => direct.passes(program, settings().0, self.fuel, instance),
-            QuietRoot::Verdict(verdict) => verdict,
+        // A direct root's checks charge what the budget allows past its
+        // entry (running out of it fails, as on the VM's boolean path).
+        let fuel = &mut Tank(self.fuel);
+        let v = instance;
+        let strict_integers = program.flags().strict_integers;
+        let flow = match self.root {
+            QuietRoot::Types(types, strict_integers) => return types.admits(v, strict_integers),
+            QuietRoot::Verdict(verdict) => return verdict,
             // `General` (the interpreter roots returned above).
-            _ => {
+            QuietRoot::General | QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Tuple(_) | QuietRoot::Node => {
                 let (formats, budget) = settings();
-                QuietStart::run_general(program, formats, budget, instance)
+                return QuietStart::run_general(program, formats, budget, v);
             }
-        }
+            QuietRoot::Number(id) => scalar::number_passes(program.number(id), v, strict_integers, fuel),
+            QuietRoot::String(id) => match v {
+                Value::String(s) => scalar::string_passes(program.string(id), s, program, settings().0, fuel),
+                _ => Ok(scalar::fused_admits(program.string(id).type_fused, v, strict_integers)),
+            },
+            QuietRoot::Enum(id) => scalar::enum_passes(program.enum_set(id), v, strict_integers, fuel),
+            QuietRoot::Const(id) => scalar::const_passes(program.value(id), v, fuel),
+            QuietRoot::ArraySize(id) => {
+                let c = program.array(id);
+                let len = v.as_array().map(Vec::len);
+                Ok(scalar::size_passes(len, c.tuple_sizes, c.type_fused, v, strict_integers))
+            }
+            QuietRoot::ObjectSize(id) => {
+                let c = program.object(id);
+                let len = v.as_object().map(serde_json::Map::len);
+                Ok(scalar::size_passes(len, c.passing_sizes, c.type_fused, v, strict_integers))
+            }
+            QuietRoot::ObjectCounts(id) => object::counts_pass(program.object(id), v, strict_integers, fuel),
+            QuietRoot::ArrayPlan(id) => array::plan_passes(program.array(id), v, strict_integers, fuel),
+            QuietRoot::Contains(id, leaf) => leaf.contained(program.array(id), program, v, strict_integers, fuel),
+            QuietRoot::Combine(connective, ref leaves) => leaves.pass(connective, program, v, strict_integers, fuel),
+            QuietRoot::Not(leaf) => leaf.passes(program, v, strict_integers, fuel).map(|passed| !passed),
+        };
+        matches!(flow, Ok(true))
     }
 
     /// [`QuietStart::is_valid`] for a [`QuietRoot::General`] root.
@@ -2582,21 +2572,18 @@ fn needs_escape(token: &str) -> bool {
 mod tests {
     use super::*;
 
-    /// Every validator holds a [`QuietStart`]: it stays four words (a
+    /// Every validator holds a [`QuietStart`]: it stays three words (a
     /// combinator's leaves are boxed, `integer`'s strictness is the
     /// program's), which keeps the smallest validators smaller than
     /// jsonschema's.
     #[test]
-    fn quiet_start_stays_four_words() {
-        assert_eq!(std::mem::size_of::<QuietStart>(), 32);
+    fn quiet_start_stays_three_words() {
+        assert_eq!(std::mem::size_of::<QuietStart>(), 24);
         // A combinator root still decides in place.
         let schema = serde_json::json!({"anyOf": [{"type": "string"}, {"minimum": 3}]});
         let program = schemavm_compiler::compile(&schema, &Default::default()).expect("compiles");
         let start = QuietStart::new(&program, &Budget::DEFAULT);
-        assert!(matches!(
-            start.root,
-            QuietRoot::Direct(DirectRoot { check: DirectCheck::Combine(Connective::Any, _) })
-        ));
+        assert!(matches!(start.root, QuietRoot::Combine(Connective::Any, _)));
         let formats = CustomFormats::new(Vec::new());
         let settings = || (&formats, &Budget::DEFAULT);
         assert!(start.is_valid(&program, settings, &serde_json::json!("x")));

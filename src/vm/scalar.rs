@@ -439,27 +439,39 @@ struct Length<'s> {
 }
 
 impl<'s> Length<'s> {
+    // Always inlined, the count out of line: the `Length` then lives in
+    // registers, and a string with no length bound stores nothing.
+    #[inline(always)]
     fn of(s: &'s str) -> Length<'s> {
         Length { s, chars: None }
     }
 
     /// The length in characters.
+    #[inline(always)]
     fn chars(&mut self) -> u64 {
         let s = self.s;
-        *self.chars.get_or_insert_with(|| s.chars().count() as u64)
+        *self.chars.get_or_insert_with(|| count_chars(s))
     }
 
     /// Shorter than `min` characters.
+    #[inline(always)]
     fn below(&mut self, min: u64) -> bool {
         let bytes = self.s.len() as u64;
         bytes < min || (bytes < min.saturating_mul(4) && self.chars() < min)
     }
 
     /// Longer than `max` characters.
+    #[inline(always)]
     fn above(&mut self, max: u64) -> bool {
         let bytes = self.s.len() as u64;
         bytes > max && (bytes > max.saturating_mul(4) || self.chars() > max)
     }
+}
+
+/// The characters of `s`, counted ([`Length::chars`]).
+#[inline(never)]
+fn count_chars(s: &str) -> u64 {
+    s.chars().count() as u64
 }
 
 /// The value of a number held as a float (`None` for integers, and with

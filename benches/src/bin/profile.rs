@@ -98,10 +98,10 @@ fn main() -> Result<(), String> {
     let per = start.elapsed().as_nanos() as f64 / iterations as f64;
     match mode {
         Mode::IsValid => {
-            println!("{} {case}/{instance}: {per:.0} ns per is_valid ({count}/{iterations} valid)", peer.name())
+            println!("{} {case}/{instance}: {per:.2} ns per is_valid ({count}/{iterations} valid)", peer.name())
         }
         Mode::Errors => {
-            println!("{} {case}/{instance}: {per:.0} ns per iter_errors ({count} errors in all)", peer.name())
+            println!("{} {case}/{instance}: {per:.1} ns per iter_errors ({count} errors in all)", peer.name())
         }
         Mode::Compile => println!("{} {case}: {per:.0} ns per compile ({count}/{iterations} compiled)", peer.name()),
     }
