@@ -69,10 +69,12 @@ impl CustomFormats {
 
 /// Whether `value` is a valid instance of `format`. Linear time in value.len(), no allocation where avoidable.
 ///
-/// One indirect call of the format's checker ([`checker`]), inlined into
-/// the caller: no jump table and no tail call between the instruction and
-/// the checker, and no checker inlined into the dispatch (which would make
-/// every format pay for the largest one's register saves).
+/// One indirect call of the format's checker (a `match` returning a
+/// function pointer, which the compiler makes a table of addresses),
+/// inlined into the caller: no jump table and no tail call between the
+/// instruction and the checker, and no checker inlined into the dispatch
+/// (which would make every format pay for the largest one's register
+/// saves).
 #[inline]
 pub fn check(format: Format, value: &str) -> bool {
     checker(format)(value)

@@ -575,11 +575,10 @@ impl DynamicScope {
 pub(crate) struct QuietStart {
     root: QuietRoot,
     /// The fuel each evaluation starts with (its meter's, [`Meter::started`],
-    /// or a [`QuietRoot::Direct`] root's tank; unused for
+    /// or a [direct root](QuietRoot::direct)'s tank; unused for
     /// [`QuietRoot::General`]): the budget's, less the root node's entry
     /// for an [`QuietRoot::Object`], [`QuietRoot::Array`],
-    /// [`QuietRoot::Tuple`] or [`QuietRoot::Direct`] root, which is charged
-    /// once here.
+    /// [`QuietRoot::Tuple`] or direct root, which is charged once here.
     fuel: u64,
 }
 
