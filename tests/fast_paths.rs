@@ -926,7 +926,8 @@ fn tagged_variants_still_count_depth() {
 }
 
 /// A root whose one instruction needs no VM (number, string, `enum` or
-/// `const` checks, object checks of sizes and `required` only, array
+/// `const` checks, object checks of sizes and `required` only or of a
+/// scan whose schemas are verdicts and bare types, array
 /// checks of bounds, verdict or type prefixes, a fused items plan and
 /// `uniqueItems` or a leaf's `contains`, `allOf`,
 /// `anyOf`, `oneOf` or `not` of at most four such leaves) is checked
@@ -1053,6 +1054,50 @@ fn scalar_roots_agree_with_the_vm_under_every_budget() {
             vec![json!([1, 2, 3]), json!([1, 2, 1]), json!([1, "a"]), json!([1, 2, 3, 4, 5, 6])],
         ),
         (json!({"additionalProperties": false}), vec![json!({}), json!({"a": 1}), json!(1), json!([])]),
+        // Scans whose schemas are verdicts and bare types, checked in place.
+        (
+            json!({"additionalProperties": {"type": "string"}}),
+            vec![json!({"foo": "bar"}), json!({"foo": 1}), json!({}), json!({"a": "x", "b": "y", "c": 3}), json!(1)],
+        ),
+        (
+            json!({"properties": {"foo": {"type": "string"}, "n": {"type": "integer"}, "no": false, "any": true}}),
+            vec![
+                json!({"foo": "bar", "n": 2}),
+                json!({"foo": 1}),
+                json!({"n": 2.0}),
+                json!({"n": 2.5}),
+                json!({"no": 1}),
+                json!({"any": [1], "other": {}}),
+                json!("foo"),
+            ],
+        ),
+        (
+            json!({"$schema": draft4, "properties": {"n": {"type": "integer"}}, "additionalProperties": false}),
+            vec![json!({"n": 1}), json!({"n": 1.0}), json!({"m": 1})],
+        ),
+        (
+            json!({
+                "type": "object",
+                "properties": {"a": {"type": ["string", "null"]}, "b": {"type": "boolean"}},
+                "required": ["a", "c"],
+                "additionalProperties": {"type": "number"},
+                "maxProperties": 3
+            }),
+            vec![
+                json!({"a": null, "c": 1}),
+                json!({"a": "x", "c": "y"}),
+                json!({"a": "x"}),
+                json!({"c": 1, "d": 2}),
+                json!({"a": "x", "b": true, "c": 1.5}),
+                json!({"a": "x", "b": true, "c": 1.5, "d": 2}),
+                json!({"a": 1, "c": 1}),
+                json!([]),
+            ],
+        ),
+        (
+            json!({"properties": {"a": {"type": "string"}}, "required": ["b"]}),
+            vec![json!({"b": 1}), json!({"a": "x", "b": null}), json!({"a": 1, "b": 1}), json!({"a": "x"})],
+        ),
         (
             json!({"additionalProperties": false, "propertyNames": {"maxLength": 1}, "type": "object"}),
             vec![json!({}), json!({"ab": 1}), json!("x")],

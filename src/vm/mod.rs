@@ -625,6 +625,8 @@ enum QuietRoot {
     ObjectSize(ObjectId),
     /// Object checks that are [counts only](object::counts_only).
     ObjectCounts(ObjectId),
+    /// Object checks that are [a scan of leaves only](object::leaf_scan_only).
+    ObjectLeaves(ObjectId),
     /// Array checks that are [a plan only](array::plan_only).
     ArrayPlan(ArrayId),
     /// Array checks of bounds and `contains` of a [`Leaf`], nothing else.
@@ -868,7 +870,8 @@ impl QuietRoot {
     /// A direct root is a root whose one instruction needs no VM (the
     /// node's `Single`, `Number` or `Direct` entry): number, string,
     /// `enum` and `const` checks, object checks of sizes and `required`
-    /// only, array checks of bounds, verdict or type prefixes, a fused
+    /// only or of a scan whose schemas are verdicts and bare types, array
+    /// checks of bounds, verdict or type prefixes, a fused
     /// items plan and `uniqueItems`, or of bounds and a [`Leaf`]'s
     /// `contains`, and `allOf`, `anyOf`, `oneOf` or `not` of at most
     /// [`MOST_LEAVES`] leaves whose fuel, all of it, fits in the budget.
@@ -903,6 +906,9 @@ impl QuietRoot {
             }
             (Entry::Single, &[Instr::Object(id)]) if object::counts_only(program.object(id)) => {
                 (QuietRoot::ObjectCounts(id), 1)
+            }
+            (Entry::Single, &[Instr::Object(id)]) if object::leaf_scan_only(program.object(id)) => {
+                (QuietRoot::ObjectLeaves(id), 1)
             }
             (Entry::Single, &[Instr::Array(id)]) if array::plan_only(program.array(id)) => {
                 (QuietRoot::ArrayPlan(id), 1)
@@ -1013,6 +1019,7 @@ impl QuietStart {
                 Ok(scalar::size_passes(len, c.passing_sizes, c.type_fused, v, strict_integers))
             }
             QuietRoot::ObjectCounts(id) => object::counts_pass(program.object(id), v, strict_integers, fuel),
+            QuietRoot::ObjectLeaves(id) => object::leaf_scan_passes(program.object(id), v, strict_integers, fuel),
             QuietRoot::ArrayPlan(id) => array::plan_passes(program.array(id), v, strict_integers, fuel),
             QuietRoot::Contains(id, leaf) => leaf.contained(program.array(id), program, v, strict_integers, fuel),
             QuietRoot::Combine(connective, ref leaves) => leaves.pass(connective, program, v, strict_integers, fuel),
@@ -2588,6 +2595,32 @@ mod tests {
         assert!(start.is_valid(&program, settings, &serde_json::json!("x")));
         assert!(start.is_valid(&program, settings, &serde_json::json!(4)));
         assert!(!start.is_valid(&program, settings, &serde_json::json!(2)));
+    }
+
+    /// Object roots whose scan checks only verdicts and bare types are
+    /// direct roots; one whose schema needs the VM (a nested object, a
+    /// pattern) is not.
+    #[test]
+    fn leaf_scans_are_direct_roots() {
+        let root = |schema: serde_json::Value| {
+            let program = schemavm_compiler::compile(&schema, &Default::default()).expect("compiles");
+            QuietStart::new(&program, &Budget::DEFAULT).root
+        };
+        let leaves = [
+            serde_json::json!({"additionalProperties": {"type": "string"}}),
+            serde_json::json!({"properties": {"a": {"type": "integer"}, "b": false}, "required": ["a"]}),
+        ];
+        for schema in leaves {
+            assert!(matches!(root(schema.clone()), QuietRoot::ObjectLeaves(_)), "{schema}");
+        }
+        let general = [
+            serde_json::json!({"properties": {"a": {"properties": {"b": {"type": "string"}}}}}),
+            serde_json::json!({"properties": {"a": {"type": "string", "minLength": 2}}}),
+            serde_json::json!({"patternProperties": {"^a": {"type": "string"}}}),
+        ];
+        for schema in general {
+            assert!(matches!(root(schema.clone()), QuietRoot::Object(_)), "{schema}");
+        }
     }
 
     #[test]

@@ -666,17 +666,87 @@ pub(super) fn size_only(c: &ObjectChecks) -> bool {
 /// its size and the `required` names it has (a unit of fuel per name, as
 /// the VM's scan charges).
 pub(super) fn counts_pass(c: &ObjectChecks, v: &Value, strict_integers: bool, fuel: &mut impl Fuel) -> Flow {
+    let map = match sized_object(c, v, strict_integers) {
+        Ok(map) => map,
+        Err(verdict) => return Ok(verdict),
+    };
+    let found = required_found(c, map);
+    fuel.charge(c.required.len() as u64)?;
+    Ok(found == c.required.len())
+}
+
+/// `v` as an object of a size that can pass `c`, or the verdict when
+/// that alone decides: a value of another kind by the fused `type`, an
+/// object of another size fails. (The first steps of the direct roots'
+/// object checks.)
+#[inline(always)]
+fn sized_object<'v>(c: &ObjectChecks, v: &'v Value, strict_integers: bool) -> Result<&'v Map<String, Value>, bool> {
     let Value::Object(map) = v else {
-        return Ok(super::scalar::fused_admits(c.type_fused, v, strict_integers));
+        return Err(super::scalar::fused_admits(c.type_fused, v, strict_integers));
     };
     let len = map.len() as u64;
     let (fewest, most) = c.passing_sizes;
     if len < fewest || len > most {
-        return Ok(false);
+        return Err(false);
     }
-    let found = required_found(c, map);
-    fuel.charge(c.required.len() as u64)?;
-    Ok(found == c.required.len())
+    Ok(map)
+}
+
+/// Whether object checks `c` need a scan, and every check it makes is a
+/// leaf: `properties` and `additionalProperties` schemas that are
+/// verdicts or bare type checks ([`QuickCheck::Valid`],
+/// [`QuickCheck::Invalid`], [`QuickCheck::Types`]), and no
+/// `patternProperties`, `propertyNames` or dependencies (which
+/// [`counts_only`] checks do without a scan). [`leaf_scan_passes`]
+/// decides them without a VM: the small objects of tool arguments and
+/// configuration are often of this shape.
+pub(super) fn leaf_scan_only(c: &ObjectChecks) -> bool {
+    let leaf = |check: QuickCheck| matches!(check, QuickCheck::Valid | QuickCheck::Invalid | QuickCheck::Types(_));
+    c.quiet_scan
+        && c.patterns.is_empty()
+        && c.property_names.is_none()
+        && c.dependents().is_empty()
+        && (c.additional.is_none() || leaf(c.additional_check))
+        && c.entries.iter().all(|e| e.schema.is_none() || leaf(e.check))
+}
+
+/// Whether `v` passes object checks `c` that are [`leaf_scan_only`],
+/// nothing recorded, as the VM's quiet scan decides them: a value of
+/// another kind by the fused `type`, an object by its size, then each
+/// member (a unit of fuel per member, charged before the scan) by its
+/// `properties` schema or else `additionalProperties`, then the
+/// `required` names it has.
+pub(super) fn leaf_scan_passes(c: &ObjectChecks, v: &Value, strict_integers: bool, fuel: &mut impl Fuel) -> Flow {
+    let map = match sized_object(c, v, strict_integers) {
+        Ok(map) => map,
+        Err(verdict) => return Ok(verdict),
+    };
+    fuel.charge(map.len() as u64)?;
+    let mut required_seen = 0usize;
+    for (key, value) in map {
+        let check = match c.names.find_with_payload(key) {
+            Some((_, entry)) => {
+                required_seen += usize::from(entry.required());
+                match entry.schema() {
+                    Some(_) => entry.check,
+                    None if c.additional.is_some() => c.additional_check,
+                    None => QuickCheck::Valid,
+                }
+            }
+            None if c.additional.is_some() => c.additional_check,
+            None => QuickCheck::Valid,
+        };
+        let passed = match check {
+            QuickCheck::Types(types) => types.admits(value, strict_integers),
+            QuickCheck::Invalid => false,
+            // `Valid`, and no other check in a leaf scan.
+            _ => true,
+        };
+        if !passed {
+            return Ok(false);
+        }
+    }
+    Ok(required_seen >= c.required.len())
 }
 
 /// How many of `c`'s `required` names `map` has.
