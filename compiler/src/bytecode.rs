@@ -1013,17 +1013,6 @@ pub struct ObjectExtras {
     pub max_properties: u64,
 }
 
-impl Default for ObjectExtras {
-    fn default() -> ObjectExtras {
-        ObjectExtras {
-            dependents: Box::default(),
-            declared: std::sync::Arc::default(),
-            min_properties: 0,
-            max_properties: u64::MAX,
-        }
-    }
-}
-
 impl ObjectExtras {
     /// The extras, boxed, or `None` when every part is empty (or, for the
     /// bounds, the default).

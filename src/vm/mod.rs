@@ -991,39 +991,48 @@ impl QuietStart {
         // A direct root's checks charge what the budget allows past its
         // entry (running out of it fails, as on the VM's boolean path).
         let fuel = &mut Tank(self.fuel);
-        let v = instance;
         let strict_integers = program.flags().strict_integers;
         let flow = match self.root {
-            QuietRoot::Types(types, strict_integers) => return types.admits(v, strict_integers),
+            QuietRoot::Types(types, strict_integers) => return types.admits(instance, strict_integers),
             QuietRoot::Verdict(verdict) => return verdict,
             // `General` (the interpreter roots returned above).
             QuietRoot::General | QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Tuple(_) | QuietRoot::Node => {
                 let (formats, budget) = settings();
-                return QuietStart::run_general(program, formats, budget, v);
+                return QuietStart::run_general(program, formats, budget, instance);
             }
-            QuietRoot::Number(id) => scalar::number_passes(program.number(id), v, strict_integers, fuel),
-            QuietRoot::String(id) => match v {
+            QuietRoot::Number(id) => scalar::number_passes(program.number(id), instance, strict_integers, fuel),
+            QuietRoot::String(id) => match instance {
                 Value::String(s) => scalar::string_passes(program.string(id), s, program, settings().0, fuel),
-                _ => Ok(scalar::fused_admits(program.string(id).type_fused, v, strict_integers)),
+                _ => Ok(scalar::fused_admits(program.string(id).type_fused, instance, strict_integers)),
             },
-            QuietRoot::Enum(id) => scalar::enum_passes(program.enum_set(id), v, strict_integers, fuel),
-            QuietRoot::Const(id) => scalar::const_passes(program.value(id), v, fuel),
+            QuietRoot::Enum(id) => scalar::enum_passes(program.enum_set(id), instance, strict_integers, fuel),
+            QuietRoot::Const(id) => scalar::const_passes(program.value(id), instance, fuel),
+            // Bounds alone, compared in place: a call of the general
+            // checks saved six registers for loops these do not run.
             QuietRoot::ArraySize(id) => {
                 let c = program.array(id);
-                let len = v.as_array().map(Vec::len);
-                Ok(scalar::size_passes(len, c.tuple_sizes, c.type_fused, v, strict_integers))
+                let (fewest, most) = c.tuple_sizes;
+                Ok(match instance {
+                    Value::Array(items) => (fewest..=most).contains(&(items.len() as u64)),
+                    _ => scalar::fused_admits(c.type_fused, instance, strict_integers),
+                })
             }
-            QuietRoot::ObjectSize(id) => {
-                let c = program.object(id);
-                let len = v.as_object().map(serde_json::Map::len);
-                Ok(scalar::size_passes(len, c.passing_sizes, c.type_fused, v, strict_integers))
+            QuietRoot::ObjectSize(id) => match object::sized_object(program.object(id), instance, strict_integers) {
+                Ok(_) => Ok(true),
+                Err(verdict) => Ok(verdict),
+            },
+            QuietRoot::ObjectCounts(id) => object::counts_pass(program.object(id), instance, strict_integers, fuel),
+            QuietRoot::ObjectLeaves(id) => {
+                object::leaf_scan_passes(program.object(id), instance, strict_integers, fuel)
             }
-            QuietRoot::ObjectCounts(id) => object::counts_pass(program.object(id), v, strict_integers, fuel),
-            QuietRoot::ObjectLeaves(id) => object::leaf_scan_passes(program.object(id), v, strict_integers, fuel),
-            QuietRoot::ArrayPlan(id) => array::plan_passes(program.array(id), v, strict_integers, fuel),
-            QuietRoot::Contains(id, leaf) => leaf.contained(program.array(id), program, v, strict_integers, fuel),
-            QuietRoot::Combine(connective, ref leaves) => leaves.pass(connective, program, v, strict_integers, fuel),
-            QuietRoot::Not(leaf) => leaf.passes(program, v, strict_integers, fuel).map(|passed| !passed),
+            QuietRoot::ArrayPlan(id) => array::plan_passes(program.array(id), instance, strict_integers, fuel),
+            QuietRoot::Contains(id, leaf) => {
+                leaf.contained(program.array(id), program, instance, strict_integers, fuel)
+            }
+            QuietRoot::Combine(connective, ref leaves) => {
+                leaves.pass(connective, program, instance, strict_integers, fuel)
+            }
+            QuietRoot::Not(leaf) => leaf.passes(program, instance, strict_integers, fuel).map(|passed| !passed),
         };
         matches!(flow, Ok(true))
     }

@@ -678,9 +678,13 @@ pub(super) fn counts_pass(c: &ObjectChecks, v: &Value, strict_integers: bool, fu
 /// `v` as an object of a size that can pass `c`, or the verdict when
 /// that alone decides: a value of another kind by the fused `type`, an
 /// object of another size fails. (The first steps of the direct roots'
-/// object checks.)
+/// object checks, and all of a [`size_only`] one's.)
 #[inline(always)]
-fn sized_object<'v>(c: &ObjectChecks, v: &'v Value, strict_integers: bool) -> Result<&'v Map<String, Value>, bool> {
+pub(super) fn sized_object<'v>(
+    c: &ObjectChecks,
+    v: &'v Value,
+    strict_integers: bool,
+) -> Result<&'v Map<String, Value>, bool> {
     let Value::Object(map) = v else {
         return Err(super::scalar::fused_admits(c.type_fused, v, strict_integers));
     };

@@ -382,26 +382,6 @@ pub(super) fn string_length_passes(c: &StringChecks, s: &str) -> bool {
     !(c.min_length.is_some_and(|min| length.below(min)) || c.max_length.is_some_and(|max| length.above(max)))
 }
 
-/// Whether `v` passes array or object checks that its size alone settles
-/// ([`array::size_only`](super::array::size_only),
-/// [`object::size_only`](super::object::size_only)): `len` is its size
-/// when it is of the checked kind, `None` when another kind's, decided
-/// by the fused `type`. (Inlined: a call of the general checks saved six
-/// registers for loops this check does not run.)
-#[inline(always)]
-pub(super) fn size_passes(
-    len: Option<usize>,
-    (fewest, most): (u64, u64),
-    fused: Option<TypeSet>,
-    v: &Value,
-    strict_integers: bool,
-) -> bool {
-    match len {
-        Some(len) => (fewest..=most).contains(&(len as u64)),
-        None => fused_admits(fused, v, strict_integers),
-    }
-}
-
 /// Whether a value of another kind than an instruction checks passes the
 /// `type` fused into it (`None`: no `type` was fused, every kind passes),
 /// on the boolean path.
