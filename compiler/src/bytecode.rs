@@ -56,7 +56,7 @@ id_type!(
     NodeId
 );
 id_type!(
-    /// An entry of [`Program::values`] (a `const` value).
+    /// A `const` value ([`Operands::value`]).
     ValueId
 );
 id_type!(
@@ -1356,11 +1356,12 @@ impl LocationWriter {
 ///
 /// Its tables are boxed slices, not vectors: a compiled program never
 /// grows, and a program is often one of many small ones, so each table
-/// costs two words in place rather than three. The tables few programs
-/// use (`if`, dynamic references, content checks, regular expressions,
-/// kept cost bounds, and the schema resources that only dynamic
-/// references read) are boxed together, and kept only when one of them
-/// has an entry; so are the static annotations, on their own.
+/// costs two words in place rather than three. The instructions' operand
+/// tables ([`Operands`]) are boxed together, and kept only when one of
+/// them has an entry; so are the tables few programs use (`if`, dynamic
+/// references, content checks, kept cost bounds, and the schema resources
+/// that only dynamic references read), and the static annotations, on
+/// their own.
 #[derive(Debug)]
 pub struct Program {
     pub(crate) nodes: Box<[Node]>,
@@ -1371,14 +1372,9 @@ pub struct Program {
     pub(crate) code: Box<[Instr]>,
     pub(crate) root: NodeId,
     pub(crate) flags: ProgramFlags,
-    pub(crate) values: Box<[Value]>,
-    pub(crate) enums: Box<[EnumSet]>,
-    pub(crate) numbers: Box<[NumberChecks]>,
-    pub(crate) strings: Box<[StringChecks]>,
-    pub(crate) arrays: Box<[ArrayChecks]>,
-    pub(crate) objects: Box<[ObjectChecks]>,
-    /// The `allOf`/`anyOf`/`oneOf` lists, by [`ListId`].
-    pub(crate) lists: Box<[ListEntry]>,
+    /// The instructions' operands, when some instruction has one (while
+    /// compiling, always).
+    pub(crate) operands: Option<Box<Operands>>,
     /// The static annotations, when some node has any (apart from the
     /// rare tables: most schemas met in practice have a `description`
     /// somewhere, and it alone should not cost all of those).
@@ -1417,13 +1413,132 @@ pub(crate) struct ListEntry {
 #[derive(Debug)]
 pub(crate) struct AnnotationTable(pub(crate) Box<[(NodeId, Box<[Annotation]>)]>);
 
+/// The operand tables of a [`Program`]: what its `const`, `enum`, number,
+/// string, array, object and list instructions refer to by id. Boxed
+/// together, apart from the nodes and code every program has, so that a
+/// program of verdicts and bare types (`true`, `false`,
+/// `{"type": "string"}`) keeps one word for all seven rather than two
+/// words each.
+#[derive(Debug, Default)]
+pub struct Operands {
+    pub(crate) values: Box<[Value]>,
+    pub(crate) enums: Box<[EnumSet]>,
+    pub(crate) numbers: Box<[NumberChecks]>,
+    pub(crate) strings: Box<[StringChecks]>,
+    pub(crate) arrays: Box<[ArrayChecks]>,
+    pub(crate) objects: Box<[ObjectChecks]>,
+    /// The `allOf`/`anyOf`/`oneOf` lists, by [`ListId`].
+    pub(crate) lists: Box<[ListEntry]>,
+    /// The regular expressions of `pattern` and `patternProperties`, by
+    /// [`RegexId`].
+    pub(crate) regexes: Box<[Regex]>,
+}
+
+impl Operands {
+    /// The tables of every program without operands (out of line: a
+    /// program that reads them has some).
+    #[cold]
+    #[inline(never)]
+    fn empty() -> &'static Operands {
+        static EMPTY: std::sync::OnceLock<Operands> = std::sync::OnceLock::new();
+        EMPTY.get_or_init(Operands::default)
+    }
+
+    /// Whether every table is empty.
+    fn is_empty(&self) -> bool {
+        self.values.is_empty()
+            && self.enums.is_empty()
+            && self.numbers.is_empty()
+            && self.strings.is_empty()
+            && self.arrays.is_empty()
+            && self.objects.is_empty()
+            && self.lists.is_empty()
+            && self.regexes.is_empty()
+    }
+
+    /// A `const` value.
+    #[inline]
+    pub fn value(&self, id: ValueId) -> &Value {
+        &self.values[id.index()]
+    }
+    /// An `enum` set.
+    #[inline]
+    pub fn enum_set(&self, id: EnumId) -> &EnumSet {
+        &self.enums[id.index()]
+    }
+    /// Number checks.
+    #[inline]
+    pub fn number(&self, id: NumberId) -> &NumberChecks {
+        &self.numbers[id.index()]
+    }
+    /// String checks.
+    #[inline]
+    pub fn string(&self, id: StringId) -> &StringChecks {
+        &self.strings[id.index()]
+    }
+    /// Array checks.
+    #[inline]
+    pub fn array(&self, id: ArrayId) -> &ArrayChecks {
+        &self.arrays[id.index()]
+    }
+    /// Object checks.
+    #[inline]
+    pub fn object(&self, id: ObjectId) -> &ObjectChecks {
+        &self.objects[id.index()]
+    }
+    /// A node list.
+    #[inline]
+    pub fn list(&self, id: ListId) -> &[NodeId] {
+        &self.lists[id.index()].nodes
+    }
+    /// List `id` with each node followed past its forwarding `$ref`s: what
+    /// an evaluation that records nothing runs in its place (the hops, which
+    /// only pass the value on, are not charged; error locations, which
+    /// name each `$ref`, come from [`Operands::list`]).
+    #[inline]
+    pub fn quick_list(&self, id: ListId) -> &[NodeId] {
+        &self.lists[id.index()].quick
+    }
+    /// A regular expression.
+    #[inline]
+    pub fn regex(&self, id: RegexId) -> &Regex {
+        &self.regexes[id.index()]
+    }
+
+    /// What narrows the alternatives of list `id` on the boolean path: its
+    /// [type switch](Operands::type_switch), its
+    /// [quick list](Operands::quick_list) and its
+    /// [discriminator](Operands::discriminator), read at once.
+    #[inline]
+    pub fn narrowing(&self, id: ListId) -> (Option<&TypeSwitch>, &[NodeId], Option<&Discriminator>) {
+        let l = &self.lists[id.index()];
+        (l.type_switch.as_deref(), &l.quick, l.discriminator.as_deref())
+    }
+    /// The discriminator of an `anyOf`/`oneOf` list, if it has one.
+    #[inline]
+    pub fn discriminator(&self, id: ListId) -> Option<&Discriminator> {
+        self.lists.get(id.index()).and_then(|l| l.discriminator.as_deref())
+    }
+    /// Which alternatives of list `id` (of an `anyOf`/`oneOf`) admit
+    /// each kind of value, if known.
+    #[inline]
+    pub fn alternative_masks(&self, id: ListId) -> Option<&AlternativeMasks> {
+        self.lists.get(id.index()).and_then(|l| l.masks.as_ref())
+    }
+    /// The [`TypeSwitch`] of list `id` (of an `anyOf`/`oneOf`), if its
+    /// alternatives split the kinds of values.
+    #[inline]
+    pub fn type_switch(&self, id: ListId) -> Option<&TypeSwitch> {
+        self.lists.get(id.index()).and_then(|l| l.type_switch.as_deref())
+    }
+}
+
 /// The tables of a [`Program`] that most small programs leave empty.
 #[derive(Debug)]
 pub(crate) struct RareTables {
     pub(crate) conds: Box<[Cond]>,
     pub(crate) dynamic_refs: Box<[DynamicRef]>,
     pub(crate) contents: Box<[ContentChecks]>,
-    pub(crate) regexes: Box<[Regex]>,
     /// Each node's cost bounds, when kept
     /// ([`CompileOptions::keep_cost_bounds`](crate::CompileOptions::keep_cost_bounds)).
     pub(crate) costs: Box<[NodeCost]>,
@@ -1439,7 +1554,6 @@ impl RareTables {
         self.conds.is_empty()
             && self.dynamic_refs.is_empty()
             && self.contents.is_empty()
-            && self.regexes.is_empty()
             && self.costs.is_empty()
             && self.resources.is_empty()
     }
@@ -1607,49 +1721,6 @@ impl Program {
     pub fn code_of(&self, node: &Node) -> &[Instr] {
         &self.code[node.code_start as usize..node.code_end as usize]
     }
-    /// A `const` value.
-    #[inline]
-    pub fn value(&self, id: ValueId) -> &Value {
-        &self.values[id.index()]
-    }
-    /// An `enum` set.
-    #[inline]
-    pub fn enum_set(&self, id: EnumId) -> &EnumSet {
-        &self.enums[id.index()]
-    }
-    /// Number checks.
-    #[inline]
-    pub fn number(&self, id: NumberId) -> &NumberChecks {
-        &self.numbers[id.index()]
-    }
-    /// String checks.
-    #[inline]
-    pub fn string(&self, id: StringId) -> &StringChecks {
-        &self.strings[id.index()]
-    }
-    /// Array checks.
-    #[inline]
-    pub fn array(&self, id: ArrayId) -> &ArrayChecks {
-        &self.arrays[id.index()]
-    }
-    /// Object checks.
-    #[inline]
-    pub fn object(&self, id: ObjectId) -> &ObjectChecks {
-        &self.objects[id.index()]
-    }
-    /// A node list.
-    #[inline]
-    pub fn list(&self, id: ListId) -> &[NodeId] {
-        &self.lists[id.index()].nodes
-    }
-    /// List `id` with each node followed past its forwarding `$ref`s: what
-    /// an evaluation that records nothing runs in its place (the hops, which
-    /// only pass the value on, are not charged; error locations, which
-    /// name each `$ref`, come from [`Program::list`]).
-    #[inline]
-    pub fn quick_list(&self, id: ListId) -> &[NodeId] {
-        &self.lists[id.index()].quick
-    }
     /// An `if`/`then`/`else`.
     #[inline]
     pub fn cond(&self, id: CondId) -> &Cond {
@@ -1664,11 +1735,6 @@ impl Program {
     #[inline]
     pub fn content(&self, id: ContentId) -> &ContentChecks {
         &self.rare_table(|r| &r.contents)[id.index()]
-    }
-    /// A regular expression.
-    #[inline]
-    pub fn regex(&self, id: RegexId) -> &Regex {
-        &self.rare_table(|r| &r.regexes)[id.index()]
     }
     /// A resource; `None` in a program that does not
     /// [use a dynamic scope](ProgramFlags::uses_dynamic_scope) (it keeps
@@ -1690,32 +1756,6 @@ impl Program {
         }
     }
 
-    /// What narrows the alternatives of list `id` on the boolean path: its
-    /// [type switch](Program::type_switch), its
-    /// [quick list](Program::quick_list) and its
-    /// [discriminator](Program::discriminator), read at once.
-    #[inline]
-    pub fn narrowing(&self, id: ListId) -> (Option<&TypeSwitch>, &[NodeId], Option<&Discriminator>) {
-        let l = &self.lists[id.index()];
-        (l.type_switch.as_deref(), &l.quick, l.discriminator.as_deref())
-    }
-    /// The discriminator of an `anyOf`/`oneOf` list, if it has one.
-    #[inline]
-    pub fn discriminator(&self, id: ListId) -> Option<&Discriminator> {
-        self.lists.get(id.index()).and_then(|l| l.discriminator.as_deref())
-    }
-    /// Which alternatives of list `id` (of an `anyOf`/`oneOf`) admit
-    /// each kind of value, if known.
-    #[inline]
-    pub fn alternative_masks(&self, id: ListId) -> Option<&AlternativeMasks> {
-        self.lists.get(id.index()).and_then(|l| l.masks.as_ref())
-    }
-    /// The [`TypeSwitch`] of list `id` (of an `anyOf`/`oneOf`), if its
-    /// alternatives split the kinds of values.
-    #[inline]
-    pub fn type_switch(&self, id: ListId) -> Option<&TypeSwitch> {
-        self.lists.get(id.index()).and_then(|l| l.type_switch.as_deref())
-    }
     /// A node's absolute schema location: `<base URI>#<JSON pointer>`.
     #[inline]
     pub fn location(&self, id: NodeId) -> &str {
@@ -1736,6 +1776,20 @@ impl Program {
         (0..self.nodes.len() as u32).map(NodeId)
     }
 
+    /// The operand tables (all empty when the program holds none).
+    #[inline]
+    pub fn operands(&self) -> &Operands {
+        match self.operands.as_deref() {
+            Some(operands) => operands,
+            None => Operands::empty(),
+        }
+    }
+    /// The operand tables, to change while compiling (created empty if
+    /// the program holds none).
+    pub(crate) fn operands_mut(&mut self) -> &mut Operands {
+        self.operands.get_or_insert_with(Box::default)
+    }
+
     /// A table of [`RareTables`] (empty when the program holds none).
     #[inline]
     pub(crate) fn rare_table<T>(&self, table: impl FnOnce(&RareTables) -> &[T]) -> &[T] {
@@ -1743,14 +1797,17 @@ impl Program {
     }
 
     /// Drops the resources of a program without a dynamic scope, and the
-    /// [`RareTables`] when they are all empty: the last step of a
-    /// compilation.
+    /// [`RareTables`] and the [`Operands`] when they are all empty: the
+    /// last step of a compilation.
     pub(crate) fn drop_empty_tables(&mut self) {
         if let Some(rare) = self.rare.as_deref_mut().filter(|_| !self.flags.uses_dynamic_scope) {
             rare.resources = Box::default();
         }
         if self.rare.as_deref().is_some_and(RareTables::is_empty) {
             self.rare = None;
+        }
+        if self.operands.as_deref().is_some_and(Operands::is_empty) {
+            self.operands = None;
         }
     }
 
@@ -1765,13 +1822,14 @@ impl Program {
         if !node_ok(self.root) {
             return fail("root");
         }
-        let (conds, dynamic_refs, contents, regexes, resources) = (
+        let (conds, dynamic_refs, contents, resources) = (
             self.rare_table(|r| &r.conds),
             self.rare_table(|r| &r.dynamic_refs),
             self.rare_table(|r| &r.contents),
-            self.rare_table(|r| &r.regexes),
             self.rare_table(|r| &r.resources),
         );
+        let ops = self.operands();
+        let regexes = &ops.regexes;
         if self.locations.len() != self.nodes.len() {
             return fail("node location");
         }
@@ -1788,13 +1846,13 @@ impl Program {
         for i in &self.code {
             let ok = match *i {
                 Instr::Fail | Instr::Type(_) => true,
-                Instr::Const(v) => v.index() < self.values.len(),
-                Instr::Enum(e) => e.index() < self.enums.len(),
-                Instr::Number(x) => x.index() < self.numbers.len(),
-                Instr::String(x) => x.index() < self.strings.len(),
-                Instr::Array(x) => x.index() < self.arrays.len(),
-                Instr::Object(x) => x.index() < self.objects.len(),
-                Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => l.index() < self.lists.len(),
+                Instr::Const(v) => v.index() < ops.values.len(),
+                Instr::Enum(e) => e.index() < ops.enums.len(),
+                Instr::Number(x) => x.index() < ops.numbers.len(),
+                Instr::String(x) => x.index() < ops.strings.len(),
+                Instr::Array(x) => x.index() < ops.arrays.len(),
+                Instr::Object(x) => x.index() < ops.objects.len(),
+                Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => l.index() < ops.lists.len(),
                 Instr::Not(n) | Instr::Ref(n) => node_ok(n),
                 Instr::UnevaluatedProperties(n) | Instr::UnevaluatedItems(n) => node_ok(n),
                 Instr::Cond(c) => c.index() < conds.len(),
@@ -1806,19 +1864,19 @@ impl Program {
             }
         }
         let regex_ok = |r: RegexId| r.index() < regexes.len();
-        if !self.lists.iter().all(|l| all_nodes(&l.nodes) && l.quick.len() == l.nodes.len() && all_nodes(&l.quick))
+        if !ops.lists.iter().all(|l| all_nodes(&l.nodes) && l.quick.len() == l.nodes.len() && all_nodes(&l.quick))
             || !conds.iter().all(|c| node_ok(c.test) && ok_opt(c.then) && ok_opt(c.otherwise))
             || !dynamic_refs.iter().all(|d| node_ok(d.fallback))
             || !contents.iter().all(|c| ok_opt(c.schema))
-            || !self.strings.iter().all(|s| s.pattern.is_none_or(regex_ok))
-            || !self.arrays.iter().all(|a| all_nodes(&a.prefix) && ok_opt(a.rest) && ok_opt(a.contains.map(|c| c.node)))
+            || !ops.strings.iter().all(|s| s.pattern.is_none_or(regex_ok))
+            || !ops.arrays.iter().all(|a| all_nodes(&a.prefix) && ok_opt(a.rest) && ok_opt(a.contains.map(|c| c.node)))
             || !resources
                 .iter()
                 .all(|r| r.dynamic_anchors.iter().all(|(_, n)| node_ok(*n)) && ok_opt(r.recursive_anchor))
         {
             return fail("pool operand");
         }
-        for o in &self.objects {
+        for o in &ops.objects {
             let entry_ok = |e: &u32| (*e as usize) < o.entries.len();
             let summarized = (0..o.entries.len()).all(|i| {
                 let i = u32::try_from(i).unwrap_or(u32::MAX);
@@ -1894,9 +1952,9 @@ impl fmt::Display for InstrDisplay<'_> {
                 let names: Vec<_> = t.iter().map(|t| t.name()).collect();
                 write!(f, "type {}", names.join("|"))
             }
-            Instr::Const(v) => write!(f, "const {}", p.value(v)),
+            Instr::Const(v) => write!(f, "const {}", p.operands().value(v)),
             Instr::Enum(e) => {
-                let set = p.enum_set(e);
+                let set = p.operands().enum_set(e);
                 write!(f, "enum ({} values)", set.values.len())?;
                 match set.type_fused {
                     Some(t) => write!(f, ", type {}", t.iter().map(|t| t.name()).collect::<Vec<_>>().join("|")),
@@ -1904,7 +1962,7 @@ impl fmt::Display for InstrDisplay<'_> {
                 }
             }
             Instr::Number(n) => {
-                let c = p.number(n);
+                let c = p.operands().number(n);
                 f.write_str("number")?;
                 for (keyword, value) in c.keywords() {
                     write!(f, " {}={value}", keyword.name())?;
@@ -1912,10 +1970,10 @@ impl fmt::Display for InstrDisplay<'_> {
                 Ok(())
             }
             Instr::String(s) => {
-                let s = p.string(s);
+                let s = p.operands().string(s);
                 write!(f, "string min={:?} max={:?}", s.min_length, s.max_length)?;
                 if let Some(r) = s.pattern {
-                    write!(f, " pattern={:?}", p.regex(r).pattern())?;
+                    write!(f, " pattern={:?}", p.operands().regex(r).pattern())?;
                 }
                 if let Some(check) = &s.format {
                     write!(f, " format={}", check.name())?;
@@ -1923,7 +1981,7 @@ impl fmt::Display for InstrDisplay<'_> {
                 Ok(())
             }
             Instr::Array(a) => {
-                let a = p.array(a);
+                let a = p.operands().array(a);
                 write!(
                     f,
                     "array prefix=[{}] rest={:?} contains={:?} min={:?} max={:?} unique={}",
@@ -1936,7 +1994,7 @@ impl fmt::Display for InstrDisplay<'_> {
                 )
             }
             Instr::Object(o) => {
-                let o = p.object(o);
+                let o = p.operands().object(o);
                 write!(f, "object")?;
                 for (name, e) in o.names.keys().zip(o.entries.iter()) {
                     write!(f, " {name:?}")?;
@@ -1948,7 +2006,7 @@ impl fmt::Display for InstrDisplay<'_> {
                     }
                 }
                 for pattern in o.patterns.iter() {
-                    write!(f, " /{}/=@{}", p.regex(pattern.regex).pattern(), pattern.node.0)?;
+                    write!(f, " /{}/=@{}", p.operands().regex(pattern.regex).pattern(), pattern.node.0)?;
                 }
                 if let Some(n) = o.additional {
                     write!(f, " {}=@{}", o.additional_keyword(), n.0)?;
@@ -1961,10 +2019,10 @@ impl fmt::Display for InstrDisplay<'_> {
                 }
                 Ok(())
             }
-            Instr::AllOf(l) => write!(f, "allOf [{}]", nodes(p.list(l))),
+            Instr::AllOf(l) => write!(f, "allOf [{}]", nodes(p.operands().list(l))),
             Instr::AnyOf(l) | Instr::OneOf(l) => {
-                write!(f, "{} [{}]", self.instr.keyword(), nodes(p.list(l)))?;
-                if let Some(d) = p.discriminator(l) {
+                write!(f, "{} [{}]", self.instr.keyword(), nodes(p.operands().list(l)))?;
+                if let Some(d) = p.operands().discriminator(l) {
                     write!(f, " discriminated by {:?} ({} values", d.property, d.values.len())?;
                     if let Some(absent) = &d.absent {
                         write!(f, ", {} candidates when absent", absent.len())?;
@@ -2005,7 +2063,7 @@ mod tests {
         let options = crate::CompileOptions::default();
         let schema = json!({"minProperties": 2, "patternProperties": {"^x": {"$ref": "#/$defs/t"}}, "$defs": {"t": {"type": "string"}}});
         let program = crate::compile(&schema, &options).expect("compiles");
-        let checks = program.objects.first().expect("one object instruction");
+        let checks = program.operands().objects.first().expect("one object instruction");
         assert_eq!((checks.min_properties(), checks.max_properties()), (2, u64::MAX));
         assert_eq!(checks.passing_sizes, (2, u64::MAX));
         let pattern = checks.patterns.first().expect("one pattern");
@@ -2013,14 +2071,35 @@ mod tests {
         // Each name's quick entry says whether a pattern matches it.
         let schema = json!({"properties": {"xa": {"type": "string"}, "b": true}, "required": ["b"], "patternProperties": {"^x": true}});
         let program = crate::compile(&schema, &options).expect("compiles");
-        let checks = program.objects.first().expect("one object instruction");
+        let checks = program.operands().objects.first().expect("one object instruction");
         assert!(checks.static_patterns);
         let quick = |name: &str| checks.names.find_with_payload(name).expect("declared").1;
         assert!(quick("xa").has_patterns() && !quick("xa").required() && quick("xa").schema().is_some());
         assert!(!quick("b").has_patterns() && quick("b").required() && quick("b").schema().is_some());
         // Without bounds, dependencies or unknown names there are no extras.
         let plain = crate::compile(&json!({"properties": {"a": {"type": "string"}}}), &options).expect("compiles");
-        assert!(plain.objects.first().expect("one object instruction").extras.is_none());
+        assert!(plain.operands().objects.first().expect("one object instruction").extras.is_none());
+    }
+
+    /// A program without operands keeps no operand tables (one word in
+    /// place for all of them), and reads them as empty; a pattern's regex
+    /// is an operand, so a schema with patterns and nothing rarer keeps
+    /// no rare tables.
+    #[test]
+    fn operand_tables_are_kept_only_when_used() {
+        let options = crate::CompileOptions::default();
+        for schema in
+            [json!(true), json!(false), json!({}), json!({"type": "string", "title": "t"}), json!({"not": {}})]
+        {
+            let program = crate::compile(&schema, &options).expect("compiles");
+            assert!(program.operands.is_none(), "{schema}");
+            assert!(program.operands().objects.is_empty() && program.operands().regexes.is_empty());
+        }
+        let program =
+            crate::compile(&json!({"pattern": "^a", "patternProperties": {"b": {}}}), &options).expect("compiles");
+        assert_eq!(program.operands().regexes.len(), 2);
+        assert!(program.rare.is_none(), "a regex is an operand");
+        assert!(std::mem::size_of::<Program>() <= 96, "{}", std::mem::size_of::<Program>());
     }
 
     /// Locations come back whole and in order, multi-byte characters

@@ -50,7 +50,7 @@ use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
     ArrayChecks, ArrayId, CondId, Contains, ContentId, Decision, DynamicRefId, Entry, EnumId, EnumSet, Instr, ListId,
-    NodeFlags, NodeId, NumberChecks, NumberId, ObjectId, Program, ResourceId, StringChecks, StringId, Target,
+    NodeFlags, NodeId, NumberChecks, NumberId, ObjectId, Operands, Program, ResourceId, StringChecks, StringId, Target,
     TypeSwitch, ValueId,
 };
 use schemavm_compiler::value::TypeSet;
@@ -685,10 +685,12 @@ impl Leaf {
             (Entry::Invalid, _) => (Leaf::Verdict(false), 0),
             (Entry::Types, _) => (Leaf::Types(n.types()), 0),
             (Entry::Number, &[Instr::Number(c)]) => (Leaf::Number(c), 1 + NUMBER_BASE_FUEL),
-            (Entry::Single, &[Instr::Enum(e)]) => (Leaf::Enum(e), 1 + program.enum_set(e).values.len() as u64),
+            (Entry::Single, &[Instr::Enum(e)]) => {
+                (Leaf::Enum(e), 1 + program.operands().enum_set(e).values.len() as u64)
+            }
             (Entry::Single, &[Instr::Const(c)]) => (Leaf::Const(c), 2),
             (Entry::Single, &[Instr::String(c)]) => {
-                let checks = program.string(c);
+                let checks = program.operands().string(c);
                 if checks.pattern.is_some() || checks.format.is_some() {
                     return None;
                 }
@@ -704,7 +706,7 @@ impl Leaf {
     /// item: each item runs the leaf's own check (in place for a verdict
     /// or a type, else its out-of-line function).
     #[inline(always)]
-    fn contained(self, c: &ArrayChecks, program: &Program, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
+    fn contained(self, c: &ArrayChecks, ops: &Operands, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
         let Value::Array(items) = v else {
             return Ok(scalar::fused_admits(c.type_fused, v, strict_integers));
         };
@@ -720,23 +722,23 @@ impl Leaf {
                 Leaf::count_contained(contains, items, fuel, |item, _| Ok(types.admits(item, strict_integers)))
             }
             Leaf::Number(id) => {
-                let checks = program.number(id);
+                let checks = ops.number(id);
                 Leaf::count_contained(contains, items, fuel, |item, fuel| {
                     Leaf::number(checks, item, strict_integers, fuel)
                 })
             }
             Leaf::Enum(id) => {
-                let set = program.enum_set(id);
+                let set = ops.enum_set(id);
                 Leaf::count_contained(contains, items, fuel, |item, fuel| {
                     Leaf::enumerated(set, item, strict_integers, fuel)
                 })
             }
             Leaf::Const(id) => {
-                let expected = program.value(id);
+                let expected = ops.value(id);
                 Leaf::count_contained(contains, items, fuel, |item, fuel| Leaf::constant(expected, item, fuel))
             }
             Leaf::String(id) => {
-                let checks = program.string(id);
+                let checks = ops.string(id);
                 Leaf::count_contained(contains, items, fuel, |item, fuel| {
                     Leaf::string(checks, item, strict_integers, fuel)
                 })
@@ -771,14 +773,14 @@ impl Leaf {
     /// (one function for all of them saved six registers on every call,
     /// for the number check's sake).
     #[inline(always)]
-    fn passes(self, program: &Program, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
+    fn passes(self, ops: &Operands, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
         match self {
             Leaf::Verdict(verdict) => Ok(verdict),
             Leaf::Types(types) => Ok(types.admits(v, strict_integers)),
-            Leaf::Number(c) => Leaf::number(program.number(c), v, strict_integers, fuel),
-            Leaf::Enum(e) => Leaf::enumerated(program.enum_set(e), v, strict_integers, fuel),
-            Leaf::Const(c) => Leaf::constant(program.value(c), v, fuel),
-            Leaf::String(c) => Leaf::string(program.string(c), v, strict_integers, fuel),
+            Leaf::Number(c) => Leaf::number(ops.number(c), v, strict_integers, fuel),
+            Leaf::Enum(e) => Leaf::enumerated(ops.enum_set(e), v, strict_integers, fuel),
+            Leaf::Const(c) => Leaf::constant(ops.value(c), v, fuel),
+            Leaf::String(c) => Leaf::string(ops.string(c), v, strict_integers, fuel),
         }
     }
 
@@ -833,17 +835,10 @@ impl Leaves {
     /// Whether `v` passes the leaves joined by `connective` (running out
     /// of fuel stops, as in the VM).
     #[inline(always)]
-    fn pass(
-        &self,
-        connective: Connective,
-        program: &Program,
-        v: &Value,
-        strict_integers: bool,
-        fuel: &mut Tank,
-    ) -> Flow {
+    fn pass(&self, connective: Connective, ops: &Operands, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
         let mut passed = 0usize;
         for leaf in self.leaves.iter().take(usize::from(self.len)) {
-            if leaf.passes(program, v, strict_integers, fuel)? {
+            if leaf.passes(ops, v, strict_integers, fuel)? {
                 passed += 1;
                 match connective {
                     Connective::Any => return Ok(true),
@@ -890,7 +885,7 @@ impl QuietRoot {
             (cost <= fuel).then_some((check, fuel))
         };
         let combine = |connective, list| {
-            let (leaves, cost) = Leaves::of(program, program.quick_list(list))?;
+            let (leaves, cost) = Leaves::of(program, program.operands().quick_list(list))?;
             root(QuietRoot::Combine(connective, Box::new(leaves)), cost)
         };
         let (check, entry_fuel) = match (entry, code) {
@@ -898,23 +893,23 @@ impl QuietRoot {
             (Entry::Single, &[Instr::String(id)]) => (QuietRoot::String(id), 1),
             (Entry::Single, &[Instr::Enum(id)]) => (QuietRoot::Enum(id), 1),
             (Entry::Single, &[Instr::Const(id)]) => (QuietRoot::Const(id), 1),
-            (Entry::Single, &[Instr::Object(id)]) if object::size_only(program.object(id)) => {
+            (Entry::Single, &[Instr::Object(id)]) if object::size_only(program.operands().object(id)) => {
                 (QuietRoot::ObjectSize(id), 1)
             }
-            (Entry::Single, &[Instr::Array(id)]) if array::size_only(program.array(id)) => {
+            (Entry::Single, &[Instr::Array(id)]) if array::size_only(program.operands().array(id)) => {
                 (QuietRoot::ArraySize(id), 1)
             }
-            (Entry::Single, &[Instr::Object(id)]) if object::counts_only(program.object(id)) => {
+            (Entry::Single, &[Instr::Object(id)]) if object::counts_only(program.operands().object(id)) => {
                 (QuietRoot::ObjectCounts(id), 1)
             }
-            (Entry::Single, &[Instr::Object(id)]) if object::leaf_scan_only(program.object(id)) => {
+            (Entry::Single, &[Instr::Object(id)]) if object::leaf_scan_only(program.operands().object(id)) => {
                 (QuietRoot::ObjectLeaves(id), 1)
             }
-            (Entry::Single, &[Instr::Array(id)]) if array::plan_only(program.array(id)) => {
+            (Entry::Single, &[Instr::Array(id)]) if array::plan_only(program.operands().array(id)) => {
                 (QuietRoot::ArrayPlan(id), 1)
             }
             (Entry::Single, &[Instr::Array(id)]) => {
-                let c = program.array(id);
+                let c = program.operands().array(id);
                 match c.contains {
                     Some(contains) if c.prefix.is_empty() && c.rest.is_none() && !c.unique_items => {
                         (QuietRoot::Contains(id, Leaf::of(program, contains.node)?.0), 1)
@@ -953,7 +948,7 @@ impl QuietStart {
             (Entry::Invalid, _) => QuietRoot::Verdict(false),
             (Entry::Types, _) => QuietRoot::Types(node.types(), program.flags().strict_integers),
             (Entry::Single, Some(&Instr::Object(id))) => QuietRoot::Object(id),
-            (Entry::Single, Some(&Instr::Array(id))) if program.array(id).is_tuple() => QuietRoot::Tuple(id),
+            (Entry::Single, Some(&Instr::Array(id))) if program.operands().array(id).is_tuple() => QuietRoot::Tuple(id),
             (Entry::Single, Some(&Instr::Array(id))) => QuietRoot::Array(id),
             _ => QuietRoot::Node,
         };
@@ -1000,39 +995,55 @@ impl QuietStart {
                 let (formats, budget) = settings();
                 return QuietStart::run_general(program, formats, budget, instance);
             }
-            QuietRoot::Number(id) => scalar::number_passes(program.number(id), instance, strict_integers, fuel),
+            QuietRoot::Number(id) => {
+                scalar::number_passes(program.operands().number(id), instance, strict_integers, fuel)
+            }
             QuietRoot::String(id) => match instance {
-                Value::String(s) => scalar::string_passes(program.string(id), s, program, settings().0, fuel),
-                _ => Ok(scalar::fused_admits(program.string(id).type_fused, instance, strict_integers)),
+                Value::String(s) => {
+                    let ops = program.operands();
+                    scalar::string_passes(ops.string(id), s, ops, settings().0, fuel)
+                }
+                _ => Ok(scalar::fused_admits(program.operands().string(id).type_fused, instance, strict_integers)),
             },
-            QuietRoot::Enum(id) => scalar::enum_passes(program.enum_set(id), instance, strict_integers, fuel),
-            QuietRoot::Const(id) => scalar::const_passes(program.value(id), instance, fuel),
+            QuietRoot::Enum(id) => {
+                scalar::enum_passes(program.operands().enum_set(id), instance, strict_integers, fuel)
+            }
+            QuietRoot::Const(id) => scalar::const_passes(program.operands().value(id), instance, fuel),
             // Bounds alone, compared in place: a call of the general
             // checks saved six registers for loops these do not run.
             QuietRoot::ArraySize(id) => {
-                let c = program.array(id);
+                let c = program.operands().array(id);
                 let (fewest, most) = c.tuple_sizes;
                 Ok(match instance {
                     Value::Array(items) => (fewest..=most).contains(&(items.len() as u64)),
                     _ => scalar::fused_admits(c.type_fused, instance, strict_integers),
                 })
             }
-            QuietRoot::ObjectSize(id) => match object::sized_object(program.object(id), instance, strict_integers) {
-                Ok(_) => Ok(true),
-                Err(verdict) => Ok(verdict),
-            },
-            QuietRoot::ObjectCounts(id) => object::counts_pass(program.object(id), instance, strict_integers, fuel),
-            QuietRoot::ObjectLeaves(id) => {
-                object::leaf_scan_passes(program.object(id), instance, strict_integers, fuel)
+            QuietRoot::ObjectSize(id) => {
+                match object::sized_object(program.operands().object(id), instance, strict_integers) {
+                    Ok(_) => Ok(true),
+                    Err(verdict) => Ok(verdict),
+                }
             }
-            QuietRoot::ArrayPlan(id) => array::plan_passes(program.array(id), instance, strict_integers, fuel),
+            QuietRoot::ObjectCounts(id) => {
+                object::counts_pass(program.operands().object(id), instance, strict_integers, fuel)
+            }
+            QuietRoot::ObjectLeaves(id) => {
+                object::leaf_scan_passes(program.operands().object(id), instance, strict_integers, fuel)
+            }
+            QuietRoot::ArrayPlan(id) => {
+                array::plan_passes(program.operands().array(id), instance, strict_integers, fuel)
+            }
             QuietRoot::Contains(id, leaf) => {
-                leaf.contained(program.array(id), program, instance, strict_integers, fuel)
+                let ops = program.operands();
+                leaf.contained(ops.array(id), ops, instance, strict_integers, fuel)
             }
             QuietRoot::Combine(connective, ref leaves) => {
-                leaves.pass(connective, program, instance, strict_integers, fuel)
+                leaves.pass(connective, program.operands(), instance, strict_integers, fuel)
             }
-            QuietRoot::Not(leaf) => leaf.passes(program, instance, strict_integers, fuel).map(|passed| !passed),
+            QuietRoot::Not(leaf) => {
+                leaf.passes(program.operands(), instance, strict_integers, fuel).map(|passed| !passed)
+            }
         };
         matches!(flow, Ok(true))
     }
@@ -1068,7 +1079,7 @@ impl QuietStart {
             QuietRoot::Object(id) => vm.object_instr::<false>(id, instance, &mut ev),
             QuietRoot::Array(id) => vm.array_instr::<false>(id, instance, &mut ev),
             QuietRoot::Tuple(id) => match instance {
-                Value::Array(items) => vm.tuple_items(program.array(id), items, &mut ev),
+                Value::Array(items) => vm.tuple_items(vm.ops.array(id), items, &mut ev),
                 _ => vm.array_instr::<false>(id, instance, &mut ev),
             },
             _ => vm.node::<false>(program.root(), instance, &mut ev),
@@ -1081,6 +1092,10 @@ impl QuietStart {
 /// The interpreter state of one evaluation.
 pub(crate) struct Vm<'p, 'v, M: Mode> {
     program: &'p Program,
+    /// The program's operand tables, looked up once: the instructions
+    /// read them by id, and each read would otherwise check whether the
+    /// program holds any.
+    ops: &'p Operands,
     formats: &'p CustomFormats,
     pub(crate) meter: Meter,
     /// The dynamic scope, kept only when the program resolves references
@@ -1124,6 +1139,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         debug_assert!(scoped == program.flags().uses_dynamic_scope);
         Vm {
             program,
+            ops: program.operands(),
             formats,
             meter,
             scope: if scoped { Spare::some(Box::default()) } else { Spare::none() },
@@ -1527,7 +1543,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 Entry::Counted if !(M::COLLECT && node.flags().contains(NodeFlags::MEMO)) => {
                     match program.code_of(node) {
                         [Instr::AnyOf(l) | Instr::OneOf(l)] => {
-                            program.type_switch(*l).map_or(PreparedStep::Node, PreparedStep::Switch)
+                            self.ops.type_switch(*l).map_or(PreparedStep::Node, PreparedStep::Switch)
                         }
                         _ => PreparedStep::Node,
                     }
@@ -1685,7 +1701,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             // empty objects costs more on object-heavy documents than it
             // saves.)
             Instr::Array(id) => match v {
-                Value::Array(items) if items.is_empty() && !M::ANNOTATE && self.program.array(id).admits_empty() => {
+                Value::Array(items) if items.is_empty() && !M::ANNOTATE && self.ops.array(id).admits_empty() => {
                     Ok(true)
                 }
                 _ => self.array_instr::<TRACK>(id, v, ev),
@@ -1736,7 +1752,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// registers few.
     #[inline(always)]
     fn number_verdict(&mut self, id: NumberId, v: &'v Value) -> Flow {
-        let c = self.program.number(id);
+        let c = self.ops.number(id);
         if let (Value::Number(n), Some(range)) = (v, c.integer_range) {
             if let (false, Some(i)) = (self.collecting(), n.as_i64()) {
                 return Ok(scalar::integer_passes(c, range, i));
@@ -1759,7 +1775,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     #[inline(never)]
     fn string_instr(&mut self, id: StringId, v: &'v Value) -> Flow {
-        let c = self.program.string(id);
+        let c = self.ops.string(id);
         match v {
             Value::String(s) => self.check_string(c, s),
             _ => self.required_kind(c.type_fused, v),
@@ -1768,7 +1784,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     #[inline(never)]
     fn array_instr<const TRACK: bool>(&mut self, id: ArrayId, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        let c = self.program.array(id);
+        let c = self.ops.array(id);
         match v {
             Value::Array(items) if !TRACK && self.unobserved() && c.prefix.is_empty() && c.contains.is_none() => {
                 self.uniform_items(c, items, ev)
@@ -1801,7 +1817,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// needs.
     #[inline(never)]
     fn object_quietly(&mut self, id: ObjectId, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        let c = self.program.object(id);
+        let c = self.ops.object(id);
         match v {
             Value::Object(map) => match self.check_object_quietly(c, map, v, ev) {
                 Some(flow) => flow,
@@ -1815,7 +1831,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// properties tracked, or names the quiet scan cannot check).
     #[inline(never)]
     fn object_observed<const TRACK: bool>(&mut self, id: ObjectId, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        let c = self.program.object(id);
+        let c = self.ops.object(id);
         match v {
             Value::Object(map) => self.check_object::<TRACK>(c, map, v, ev),
             _ => self.required_kind(c.type_fused, v),
@@ -1828,14 +1844,14 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if self.unobserved() {
             // Nothing recorded: the subschemas run past their forwarding
             // `$ref`s, and the first failure decides.
-            for &child in self.program.quick_list(list) {
+            for &child in self.ops.quick_list(list) {
                 if !self.node::<TRACK>(child, v, ev)? {
                     return Ok(false);
                 }
             }
             return Ok(true);
         }
-        let children = self.program.list(list).iter().enumerate().map(|(i, &child)| (KeywordStep::Index(i), child));
+        let children = self.ops.list(list).iter().enumerate().map(|(i, &child)| (KeywordStep::Index(i), child));
         self.all_pass::<TRACK>("allOf", children, v, ev)
     }
 
@@ -1981,7 +1997,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// the recording path's bookkeeping, as [`Vm::object_quietly`] is.
     #[inline(never)]
     fn alternatives_quietly(&mut self, combine: Combine, list_id: ListId, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        let (switch, list, d) = self.program.narrowing(list_id);
+        let (switch, list, d) = self.ops.narrowing(list_id);
         if let Some(switch) = switch {
             // One alternative admits the value's kind: its verdict.
             return self.target(switch.target(v, self.strict_integers), v, ev);
@@ -2007,7 +2023,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 };
             }
         }
-        let Some(masks) = self.program.alternative_masks(list_id) else {
+        let Some(masks) = self.ops.alternative_masks(list_id) else {
             return self.first_matches(combine, list.iter().copied(), true, v, ev);
         };
         // Only the alternatives admitting `v`'s type can match; the others
@@ -2037,8 +2053,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if self.unobserved() {
             // Tracked, nothing recorded: the discriminator still narrows
             // the alternatives, past their forwarding `$ref`s.
-            let list = self.program.quick_list(list_id);
-            if let (Some(d), Value::Object(map)) = (self.program.discriminator(list_id), v) {
+            let list = self.ops.quick_list(list_id);
+            if let (Some(d), Value::Object(map)) = (self.ops.discriminator(list_id), v) {
                 if let Some((order, _)) = d.choose(member(map, &d.property)) {
                     return self.candidates::<TRACK>(combine, list, order, v, ev);
                 }
@@ -2053,12 +2069,12 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 return Ok(true);
             }
         }
-        let list = self.program.list(list_id);
+        let list = self.ops.list(list_id);
         let keyword = combine.keyword();
         // Every alternative runs here; the discriminator, if any, still
         // tells which ones the instance meant.
         let meant = self
-            .program
+            .ops
             .discriminator(list_id)
             .filter(|_| self.collecting())
             .and_then(|d| d.candidates(v.as_object()?.get(&*d.property)));
@@ -2244,6 +2260,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     fn detached(&mut self, node: NodeId, value: &Value) -> Result<(bool, Vec<ValidationError>), Stop> {
         let mut sub: Vm<'p, '_, M> = Vm {
             program: self.program,
+            ops: self.ops,
             formats: self.formats,
             meter: self.meter.clone(),
             scope: self.scope.clone(),

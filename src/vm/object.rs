@@ -341,7 +341,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             Entry::Invalid => Some(NameCheck::Always(false)),
             Entry::Types => Some(NameCheck::Always(n.types().contains(JsonType::String))),
             Entry::Direct | Entry::Single => match program.code_of(n) {
-                [Instr::String(id)] => Some(NameCheck::String(program.string(*id))),
+                [Instr::String(id)] => Some(NameCheck::String(self.ops.string(*id))),
                 _ => None,
             },
             _ => None,
@@ -551,7 +551,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             if !hit {
                 continue;
             }
-            let regex = self.program.regex(regex_id);
+            let regex = self.ops.regex(regex_id);
             if M::ANNOTATE && !matched {
                 self.annotate_item("patternProperties", Value::String(key.to_string()))?;
             }
@@ -575,7 +575,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// decides most names, in fewer instructions than a call.)
     #[inline(always)]
     fn pattern_matches(&mut self, regex_id: RegexId, key: &str) -> Result<bool, Stop> {
-        let regex = self.program.regex(regex_id);
+        let regex = self.ops.regex(regex_id);
         self.meter.charge(regex.cost(key.len()))?;
         regex.is_match(key).map_err(|_| self.meter.stop(Exhausted::Regex))
     }

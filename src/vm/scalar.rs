@@ -4,7 +4,7 @@
 use serde_json::{Number, Value};
 
 use schemavm_compiler::bytecode::{
-    ContentChecks, EnumId, EnumSet, FormatCheck, NumberChecks, NumberKeyword, Program, StringChecks, ValueId,
+    ContentChecks, EnumId, EnumSet, FormatCheck, NumberChecks, NumberKeyword, Operands, StringChecks, ValueId,
 };
 use schemavm_compiler::number::Num;
 use schemavm_compiler::regex::Regex;
@@ -74,7 +74,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     #[inline(never)]
     pub(super) fn check_const(&mut self, id: ValueId, v: &'v Value) -> Flow {
-        let expected = self.program.value(id);
+        let expected = self.ops.value(id);
         if const_passes(expected, v, &mut self.meter)? {
             return Ok(true);
         }
@@ -86,7 +86,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     #[inline(never)]
     pub(super) fn check_enum(&mut self, id: EnumId, v: &'v Value) -> Flow {
-        let set = self.program.enum_set(id);
+        let set = self.ops.enum_set(id);
         if !self.collecting() {
             return enum_passes(set, v, self.strict_integers, &mut self.meter);
         }
@@ -175,7 +175,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline(always)]
     pub(super) fn check_string(&mut self, c: &'p StringChecks, s: &'v str) -> Flow {
         if !self.collecting() {
-            return string_passes(c, s, self.program, self.formats, &mut self.meter);
+            return string_passes(c, s, self.ops, self.formats, &mut self.meter);
         }
         self.report_string(c, s)
     }
@@ -198,7 +198,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             self.report(&["maxLength"], ErrorKind::MaxLength { limit: max, length }, None);
         }
         if let Some(id) = c.pattern {
-            let regex = self.program.regex(id);
+            let regex = self.ops.regex(id);
             if !pattern_matches(regex, s, &mut self.meter)? {
                 valid = false;
                 self.report(&["pattern"], ErrorKind::Pattern { pattern: regex.pattern().to_string() }, Shown::Text(s));
@@ -357,7 +357,7 @@ pub(super) fn number_passes(c: &NumberChecks, v: &Value, strict_integers: bool, 
 pub(super) fn string_passes(
     c: &StringChecks,
     s: &str,
-    program: &Program,
+    ops: &Operands,
     formats: &CustomFormats,
     fuel: &mut impl Fuel,
 ) -> Flow {
@@ -365,7 +365,7 @@ pub(super) fn string_passes(
         return Ok(false);
     }
     if let Some(id) = c.pattern {
-        if !pattern_matches(program.regex(id), s, fuel)? {
+        if !pattern_matches(ops.regex(id), s, fuel)? {
             return Ok(false);
         }
     }

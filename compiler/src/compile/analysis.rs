@@ -73,10 +73,11 @@ pub(super) fn check_and_flag(program: &mut Program, in_place: &Adjacency) -> Res
     Ok(())
 }
 
-/// Sets [`Program::alternative_masks`] from the admitted types of each
+/// Sets [`Operands::alternative_masks`] from the admitted types of each
 /// `anyOf`/`oneOf` list's alternatives (after [`mark_admitted_types`]).
 fn mark_alternative_masks(program: &mut Program) {
-    let Program { code, nodes, lists, .. } = program;
+    let Program { code, nodes, operands, .. } = program;
+    let Some(Operands { lists, .. }) = operands.as_deref_mut() else { return };
     for instr in code.iter() {
         let (Instr::AnyOf(l) | Instr::OneOf(l)) = *instr else { continue };
         let Some(list) = lists.get_mut(l.index()) else { continue };
@@ -136,19 +137,21 @@ fn mark_admitted_types(program: &mut Program) {
                 let required = match *instr {
                     Instr::Fail => TypeSet::EMPTY,
                     Instr::Type(t) => fused(Some(t)),
-                    Instr::Enum(e) => program.enums.get(e.index()).map_or(TypeSet::ANY, |set| {
+                    Instr::Enum(e) => program.operands().enums.get(e.index()).map_or(TypeSet::ANY, |set| {
                         fused(set.type_fused)
                             .intersect(set.values.iter().fold(TypeSet::EMPTY, |all, v| all.union(kinds_of(v))))
                     }),
-                    Instr::Const(c) => program.values.get(c.index()).map_or(TypeSet::ANY, kinds_of),
-                    Instr::Number(id) => fused(program.numbers.get(id.index()).and_then(|c| c.type_fused)),
-                    Instr::String(id) => fused(program.strings.get(id.index()).and_then(|c| c.type_fused)),
-                    Instr::Array(id) => fused(program.arrays.get(id.index()).and_then(|c| c.type_fused)),
-                    Instr::Object(id) => fused(program.objects.get(id.index()).and_then(|c| c.type_fused)),
+                    Instr::Const(c) => program.operands().values.get(c.index()).map_or(TypeSet::ANY, kinds_of),
+                    Instr::Number(id) => fused(program.operands().numbers.get(id.index()).and_then(|c| c.type_fused)),
+                    Instr::String(id) => fused(program.operands().strings.get(id.index()).and_then(|c| c.type_fused)),
+                    Instr::Array(id) => fused(program.operands().arrays.get(id.index()).and_then(|c| c.type_fused)),
+                    Instr::Object(id) => fused(program.operands().objects.get(id.index()).and_then(|c| c.type_fused)),
                     Instr::Ref(n) => admits(n),
-                    Instr::AllOf(l) => program.list(l).iter().fold(TypeSet::ANY, |acc, n| acc.intersect(admits(*n))),
+                    Instr::AllOf(l) => {
+                        program.operands().list(l).iter().fold(TypeSet::ANY, |acc, n| acc.intersect(admits(*n)))
+                    }
                     Instr::AnyOf(l) | Instr::OneOf(l) => {
-                        program.list(l).iter().fold(TypeSet::EMPTY, |acc, n| acc.union(admits(*n)))
+                        program.operands().list(l).iter().fold(TypeSet::EMPTY, |acc, n| acc.union(admits(*n)))
                     }
                     _ => TypeSet::ANY,
                 };
@@ -170,8 +173,8 @@ fn mark_admitted_types(program: &mut Program) {
 /// Chooses each array instruction's [`ItemsPlan`] (after the flags).
 pub(super) fn plan_items(program: &mut Program) {
     let plans: Vec<ItemsPlan> =
-        program.arrays.iter().map(|a| a.rest.map_or(ItemsPlan::General, |r| plan(program, r))).collect();
-    for (a, p) in program.arrays.iter_mut().zip(plans) {
+        program.operands().arrays.iter().map(|a| a.rest.map_or(ItemsPlan::General, |r| plan(program, r))).collect();
+    for (a, p) in program.operands_mut().arrays.iter_mut().zip(plans) {
         a.set_rest_plan(p);
     }
 }
@@ -188,7 +191,7 @@ fn plan(program: &Program, rest: NodeId) -> ItemsPlan {
         return ItemsPlan::Types(node.types);
     }
     let [Instr::Array(inner)] = program.code(rest) else { return ItemsPlan::General };
-    let a = program.array(*inner);
+    let a = program.operands().array(*inner);
     let simple = a.type_fused == Some(TypeSet::single(JsonType::Array))
         && a.prefix.is_empty()
         && a.contains.is_none()
@@ -265,16 +268,21 @@ pub(super) fn set_entries(program: &mut Program, quiet_memo: &[bool]) {
         .nodes
         .iter()
         .map(|n| match program.code.get(code_range(n)) {
-            Some([Instr::Array(a)]) if program.arrays.get(a.index()).is_some_and(ArrayChecks::admits_empty) => {
+            Some([Instr::Array(a)])
+                if program.operands().arrays.get(a.index()).is_some_and(ArrayChecks::admits_empty) =>
+            {
                 QuickCheck::EmptyArrayPasses
             }
-            Some([Instr::Object(o)]) if program.objects.get(o.index()).is_some_and(ObjectChecks::admits_empty) => {
+            Some([Instr::Object(o)])
+                if program.operands().objects.get(o.index()).is_some_and(ObjectChecks::admits_empty) =>
+            {
                 QuickCheck::EmptyObjectPasses
             }
             _ => QuickCheck::Deferred,
         })
         .collect();
-    let Program { nodes, code, objects, arrays, lists, .. } = program;
+    let Program { nodes, code, operands, .. } = program;
+    let Operands { objects, arrays, lists, .. } = &mut **operands.get_or_insert_with(Box::default);
     let target = |id: NodeId| nodes.get(id.index()).map_or(Target::Node(id), |n| Target::of(id, n));
     let code: &[Instr] = code;
     let switch_target = |id: NodeId, kind: JsonType| {
@@ -413,7 +421,7 @@ fn quietly_valid(program: &Program) -> Vec<bool> {
 fn instr_passes(program: &Program, instr: &Instr, passes: &impl Fn(&NodeId) -> bool) -> bool {
     match *instr {
         Instr::Object(o) => {
-            let o = program.object(o);
+            let o = program.operands().object(o);
             o.type_fused.is_none()
                 && o.min_properties() == 0
                 && o.max_properties() == u64::MAX
@@ -425,7 +433,7 @@ fn instr_passes(program: &Program, instr: &Instr, passes: &impl Fn(&NodeId) -> b
                 && o.additional.as_ref().is_none_or(passes)
         }
         Instr::Array(a) => {
-            let a = program.array(a);
+            let a = program.operands().array(a);
             a.type_fused.is_none()
                 && a.min_items.is_none()
                 && a.max_items.is_none()
@@ -434,8 +442,8 @@ fn instr_passes(program: &Program, instr: &Instr, passes: &impl Fn(&NodeId) -> b
                 && a.prefix.iter().all(passes)
                 && a.rest.as_ref().is_none_or(passes)
         }
-        Instr::AllOf(list) => program.list(list).iter().all(passes),
-        Instr::AnyOf(list) => program.list(list).iter().any(passes),
+        Instr::AllOf(list) => program.operands().list(list).iter().all(passes),
+        Instr::AnyOf(list) => program.operands().list(list).iter().any(passes),
         Instr::Ref(target) => passes(&target),
         Instr::Cond(c) => {
             let c = program.cond(c);
@@ -460,14 +468,14 @@ fn all_successors(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
     for instr in program.code(id) {
         match *instr {
             Instr::Object(o) => {
-                let o = program.object(o);
+                let o = program.operands().object(o);
                 out.extend(o.entries.iter().filter_map(|e| e.schema));
                 out.extend(o.patterns.iter().map(|p| p.node));
                 out.extend(o.additional);
                 out.extend(o.property_names);
             }
             Instr::Array(a) => {
-                let a = program.array(a);
+                let a = program.operands().array(a);
                 out.extend_from_slice(&a.prefix);
                 out.extend(a.rest);
                 out.extend(a.contains.map(|c| c.node));
@@ -633,7 +641,7 @@ fn mark_cheap(program: &mut Program) {
                     Instr::String(_) => Some(0),
                     Instr::Ref(n) | Instr::Not(n) => cost(n),
                     Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => {
-                        program.list(l).iter().try_fold(0u32, |acc, n| Some(acc.saturating_add(cost(*n)?)))
+                        program.operands().list(l).iter().try_fold(0u32, |acc, n| Some(acc.saturating_add(cost(*n)?)))
                     }
                     Instr::Cond(c) => {
                         let c = program.cond(c);
@@ -696,7 +704,7 @@ fn in_place_successors(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
     out.clear();
     for instr in program.code(id) {
         match *instr {
-            Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => out.extend_from_slice(program.list(l)),
+            Instr::AllOf(l) | Instr::AnyOf(l) | Instr::OneOf(l) => out.extend_from_slice(program.operands().list(l)),
             Instr::Not(n) | Instr::Ref(n) => out.push(n),
             Instr::Cond(c) => {
                 let c = program.cond(c);
@@ -717,7 +725,7 @@ fn in_place_successors(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
                 }
             }
             Instr::Object(o) => {
-                for e in program.object(o).entries.iter() {
+                for e in program.operands().object(o).entries.iter() {
                     out.extend_from_slice(e.dependent_schemas());
                 }
             }
@@ -802,7 +810,7 @@ mod tests {
         ]});
         let program = compile(&schema, &CompileOptions::default()).expect("compiles");
         let Some(&Instr::OneOf(list)) = program.code(program.root()).first() else { panic!("a oneOf root") };
-        let switch = program.type_switch(list).expect("split by type");
+        let switch = program.operands().type_switch(list).expect("split by type");
         // The object alternative is its type check and a `oneOf`: passed.
         assert!(matches!(switch.target(&json!({}), false), Target::OneOf(_)));
         assert_eq!(switch.target(&json!("s"), false), Target::Types(TypeSet::single(JsonType::String)));
@@ -819,7 +827,7 @@ mod tests {
             Instr::Object(o) => Some(*o),
             _ => None,
         });
-        program.object(object.expect("an object instruction"))
+        program.operands().object(object.expect("an object instruction"))
     }
 
     /// Each property's quick check, by name.
@@ -868,7 +876,7 @@ mod tests {
             _ => None,
         });
         let list = list.expect("an anyOf");
-        let (given, quick) = (program.list(list), program.quick_list(list));
+        let (given, quick) = (program.operands().list(list), program.operands().quick_list(list));
         let target = |id: NodeId| program.location(id).rsplit('#').next().unwrap_or_default().to_string();
         // The hops through the alternative and `alias` end at `thing`;
         // `both`, a `$ref` with a sibling keyword, does work of its own; a
@@ -950,7 +958,7 @@ mod tests {
                 Instr::Array(a) => Some(*a),
                 _ => None,
             });
-            program.array(array.expect("an array instruction")).rest_plan
+            program.operands().array(array.expect("an array instruction")).rest_plan
         };
         let open = json!({"$defs": {"open": {"additionalProperties": true}}, "items": {"$ref": "#/$defs/open"}});
         assert_eq!(plan(open), ItemsPlan::AllPass);

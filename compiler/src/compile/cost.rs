@@ -113,7 +113,7 @@ fn descending_edges<'p>(program: &'p Program, id: NodeId, ids: &mut ChildIds<'p>
     for instr in program.code(id) {
         match *instr {
             Instr::Object(o) => {
-                let o = program.object(o);
+                let o = program.operands().object(o);
                 for (name, e) in o.names.keys().zip(o.entries.iter()) {
                     if let Some(n) = e.schema {
                         out.push((ids.key(name), n));
@@ -123,7 +123,7 @@ fn descending_edges<'p>(program: &'p Program, id: NodeId, ids: &mut ChildIds<'p>
                 out.extend(o.additional.map(|n| (Child::AnyKey, n)));
             }
             Instr::Array(a) => {
-                let a = program.array(a);
+                let a = program.operands().array(a);
                 for (i, n) in a.prefix.iter().enumerate() {
                     out.push((ids.index(i), *n));
                 }
@@ -143,7 +143,7 @@ fn descending_edges<'p>(program: &'p Program, id: NodeId, ids: &mut ChildIds<'p>
 fn detached_entries(program: &Program, id: NodeId, out: &mut Vec<NodeId>) {
     for instr in program.code(id) {
         match *instr {
-            Instr::Object(o) => out.extend(program.object(o).property_names),
+            Instr::Object(o) => out.extend(program.operands().object(o).property_names),
             Instr::Content(c) => out.extend(program.content(c).schema),
             _ => {}
         }
@@ -968,7 +968,12 @@ impl<'a> Graph<'a> {
             children: 0,
             tag_at: Vec::with_capacity(n + 1),
             tags: Vec::new(),
-            sets: program.lists.iter().map(|list| sets_of(list.discriminator.as_deref(), list.nodes.len())).collect(),
+            sets: program
+                .operands()
+                .lists
+                .iter()
+                .map(|list| sets_of(list.discriminator.as_deref(), list.nodes.len()))
+                .collect(),
             sets_id: Vec::new(),
             private: Vec::new(),
         };
@@ -984,7 +989,7 @@ impl<'a> Graph<'a> {
         graph.sets_id = sets_id;
         graph.edge_at.push(0);
         graph.tag_at.push(0);
-        let names = program.objects.iter().map(|o| o.names.len()).sum();
+        let names = program.operands().objects.iter().map(|o| o.names.len()).sum();
         let mut ids =
             ChildIds { keys: TextMap::with_capacity_and_hasher(names, Default::default()), ..ChildIds::default() };
         let mut once = Vec::new();
@@ -1080,7 +1085,7 @@ impl<'a> Graph<'a> {
             if !split(l) {
                 continue;
             }
-            for (alternative, &node) in program.list(l).iter().enumerate() {
+            for (alternative, &node) in program.operands().list(l).iter().enumerate() {
                 let Some(position) = applied_once(node) else { continue };
                 if let Some(tag) = self.tags.get_mut(start + position) {
                     *tag = Some((l, alternative as u32));

@@ -51,7 +51,7 @@ fn pinned<'p>(program: &'p Program, node: NodeId, property: &str, hops: usize) -
     for instr in program.code(node) {
         match *instr {
             Instr::Object(o) => {
-                let o = program.object(o);
+                let o = program.operands().object(o);
                 let schema = o.names.find(property).and_then(|i| o.entries.get(i as usize)).and_then(|e| e.schema);
                 if let Some(values) = schema.and_then(|s| constants(program, s, hops + 1)) {
                     narrow(values);
@@ -63,7 +63,7 @@ fn pinned<'p>(program: &'p Program, node: NodeId, property: &str, hops: usize) -
                 }
             }
             Instr::AllOf(l) => {
-                for &n in program.list(l) {
+                for &n in program.operands().list(l) {
                     if let Some(values) = pinned(program, n, property, hops + 1) {
                         narrow(values);
                     }
@@ -73,7 +73,7 @@ fn pinned<'p>(program: &'p Program, node: NodeId, property: &str, hops: usize) -
             // of their values: outside it, each of them fails.
             Instr::AnyOf(l) | Instr::OneOf(l) => {
                 let mut union: Vec<&'p str> = Vec::new();
-                let every = program.list(l).iter().all(|&n| match pinned(program, n, property, hops + 1) {
+                let every = program.operands().list(l).iter().all(|&n| match pinned(program, n, property, hops + 1) {
                     Some(values) => {
                         add_distinct(&mut union, values);
                         true
@@ -110,12 +110,12 @@ fn constants<'p>(program: &'p Program, node: NodeId, hops: usize) -> Option<Vec<
             // pins cannot name (the VM gives a non-string instance value
             // only the alternatives pinning nothing): such a schema does
             // not pin the property.
-            Instr::Const(v) => match program.value(v).as_str() {
+            Instr::Const(v) => match program.operands().value(v).as_str() {
                 Some(s) => narrow(vec![s]),
                 None => return None,
             },
             Instr::Enum(e) => {
-                let set = program.enum_set(e);
+                let set = program.operands().enum_set(e);
                 if set.all_strings {
                     narrow(set.strings.keys().collect());
                 }
@@ -126,7 +126,7 @@ fn constants<'p>(program: &'p Program, node: NodeId, hops: usize) -> Option<Vec<
                 }
             }
             Instr::AllOf(l) => {
-                for &n in program.list(l) {
+                for &n in program.operands().list(l) {
                     if let Some(values) = constants(program, n, hops + 1) {
                         narrow(values);
                     }
@@ -186,7 +186,7 @@ fn object_names<'p, I: IntoIterator<Item = &'p str>>(
     for instr in program.code(node) {
         let list = match *instr {
             Instr::Object(o) => {
-                add_distinct(out, names(program.object(o), hops));
+                add_distinct(out, names(program.operands().object(o), hops));
                 continue;
             }
             Instr::Ref(n) => {
@@ -197,7 +197,7 @@ fn object_names<'p, I: IntoIterator<Item = &'p str>>(
             Instr::AnyOf(l) | Instr::OneOf(l) if walk == Walk::Alternatives => l,
             _ => continue,
         };
-        for &n in program.list(list) {
+        for &n in program.operands().list(list) {
             object_names(program, n, hops + 1, walk, names, out);
         }
     }
@@ -261,7 +261,7 @@ fn forbids(program: &Program, node: NodeId, property: &str, hops: usize) -> bool
             // `additionalProperties` applies.
             None => {
                 o.additional.is_some_and(rejects_all)
-                    && !o.patterns.iter().any(|p| program.regex(p.regex).is_match(property).unwrap_or(true))
+                    && !o.patterns.iter().any(|p| program.operands().regex(p.regex).is_match(property).unwrap_or(true))
             }
         }
     })
@@ -281,11 +281,13 @@ fn rejects_objects(
         return false;
     }
     program.code(node).iter().any(|instr| match *instr {
-        Instr::Object(o) => keyword_rejects(program.object(o)),
+        Instr::Object(o) => keyword_rejects(program.operands().object(o)),
         Instr::Ref(n) => rejects_objects(program, n, hops + 1, keyword_rejects),
-        Instr::AllOf(l) => program.list(l).iter().any(|&n| rejects_objects(program, n, hops + 1, keyword_rejects)),
+        Instr::AllOf(l) => {
+            program.operands().list(l).iter().any(|&n| rejects_objects(program, n, hops + 1, keyword_rejects))
+        }
         Instr::AnyOf(l) | Instr::OneOf(l) => {
-            let list = program.list(l);
+            let list = program.operands().list(l);
             !list.is_empty() && list.iter().all(|&n| rejects_objects(program, n, hops + 1, keyword_rejects))
         }
         _ => false,
@@ -457,17 +459,17 @@ fn discriminate<'p>(program: &'p Program, list: &[NodeId]) -> Option<Discriminat
 /// Finds the discriminator of every `anyOf`/`oneOf` list (their
 /// [`Candidates::decisive`] nodes are left to [`settle_all`]).
 pub(super) fn find(program: &mut Program) {
-    let mut found: Vec<Option<Box<Discriminator>>> = vec![None; program.lists.len()];
+    let mut found: Vec<Option<Box<Discriminator>>> = vec![None; program.operands().lists.len()];
     for instr in &program.code {
         if let Instr::AnyOf(l) | Instr::OneOf(l) = *instr {
             if let Some(slot) = found.get_mut(l.index()) {
                 if slot.is_none() {
-                    *slot = discriminate(program, program.list(l)).map(Box::new);
+                    *slot = discriminate(program, program.operands().list(l)).map(Box::new);
                 }
             }
         }
     }
-    for (list, d) in program.lists.iter_mut().zip(found) {
+    for (list, d) in program.operands_mut().lists.iter_mut().zip(found) {
         list.discriminator = d;
     }
 }
@@ -477,6 +479,7 @@ pub(super) fn find(program: &mut Program) {
 /// ([`settle`]). Runs once the node entries are set.
 pub(super) fn settle_all(program: &mut Program) {
     let decisive: Vec<Vec<Option<NodeId>>> = program
+        .operands()
         .lists
         .iter()
         .map(|entry| {
@@ -489,7 +492,7 @@ pub(super) fn settle_all(program: &mut Program) {
                 .collect()
         })
         .collect();
-    for (entry, decisive) in program.lists.iter_mut().zip(decisive) {
+    for (entry, decisive) in program.operands_mut().lists.iter_mut().zip(decisive) {
         for (slot, node) in entry.discriminator.iter_mut().flat_map(|d| d.slots.iter_mut()).zip(decisive) {
             slot.decisive = node;
         }
@@ -505,7 +508,7 @@ pub(super) fn settle_all(program: &mut Program) {
 /// there (a tagged union's variant listing several tags).
 fn pin_all(program: &mut Program) {
     let mut wanted: Vec<(usize, usize, ObjectId, u32, bool)> = Vec::new();
-    for (list, entry) in program.lists.iter().enumerate() {
+    for (list, entry) in program.operands().lists.iter().enumerate() {
         let Some(d) = entry.discriminator.as_deref() else { continue };
         for (at, (value, slot)) in d.values.keys().zip(d.slots.iter()).enumerate() {
             let found = slot.decisive.and_then(|node| pinned_entry(program, node, &d.property, value));
@@ -517,17 +520,20 @@ fn pin_all(program: &mut Program) {
     // The copies hold at most as many entries as the program's objects
     // did: a schema cannot multiply its memory by pointing many
     // discriminators at one large object.
-    let mut room: usize = program.objects.iter().map(|o| o.entries.len()).sum();
+    let mut room: usize = program.operands().objects.iter().map(|o| o.entries.len()).sum();
     let mut copies: BTreeMap<(ObjectId, u32), ObjectId> = BTreeMap::new();
     let mut made: Vec<ObjectChecks> = Vec::new();
     for (list, at, object, entry, counted) in wanted {
         let copy = match copies.entry((object, entry)) {
             btree_map::Entry::Occupied(seen) => *seen.get(),
             btree_map::Entry::Vacant(new) => {
-                let Some(original) = program.objects.get(object.index()).filter(|o| o.entries.len() <= room) else {
+                let Some(original) = program.operands().objects.get(object.index()).filter(|o| o.entries.len() <= room)
+                else {
                     continue;
                 };
-                let (mut checks, Ok(id)) = (original.clone(), u32::try_from(program.objects.len() + made.len())) else {
+                let (mut checks, Ok(id)) =
+                    (original.clone(), u32::try_from(program.operands().objects.len() + made.len()))
+                else {
                     continue;
                 };
                 room -= checks.entries.len();
@@ -539,16 +545,20 @@ fn pin_all(program: &mut Program) {
                 *new.insert(ObjectId(id))
             }
         };
-        let slot =
-            program.lists.get_mut(list).and_then(|l| l.discriminator.as_deref_mut()).and_then(|d| d.slots.get_mut(at));
+        let slot = program
+            .operands_mut()
+            .lists
+            .get_mut(list)
+            .and_then(|l| l.discriminator.as_deref_mut())
+            .and_then(|d| d.slots.get_mut(at));
         if let Some(slot) = slot {
             slot.pinned = Some(if counted { Decision::CountedObject(copy) } else { Decision::Object(copy) });
         }
     }
     if !made.is_empty() {
-        let mut objects = std::mem::take(&mut program.objects).into_vec();
+        let mut objects = std::mem::take(&mut program.operands_mut().objects).into_vec();
         objects.append(&mut made);
-        program.objects = objects.into_boxed_slice();
+        program.operands_mut().objects = objects.into_boxed_slice();
     }
 }
 
@@ -565,7 +575,7 @@ fn pinned_entry(program: &Program, node: NodeId, property: &str, value: &str) ->
         _ => return None,
     };
     let [Instr::Object(object)] = *program.code_of(n) else { return None };
-    let checks = program.objects.get(object.index())?;
+    let checks = program.operands().objects.get(object.index())?;
     let entry = checks.names.find(property)?;
     let e = checks.entries.get(entry as usize)?;
     let schema = e.schema?;
@@ -595,13 +605,13 @@ fn admits_string(program: &Program, node: NodeId, value: &str, visits: &mut usiz
     }
     program.code_of(n).iter().all(|instr| match *instr {
         Instr::Type(types) => types.contains(JsonType::String),
-        Instr::Const(v) => program.value(v).as_str() == Some(value),
+        Instr::Const(v) => program.operands().value(v).as_str() == Some(value),
         Instr::Enum(e) => {
-            let set = program.enum_set(e);
+            let set = program.operands().enum_set(e);
             set.strings.find(value).is_some() && set.type_fused.is_none_or(|t| t.contains(JsonType::String))
         }
         Instr::Ref(target) => admits_string(program, target, value, visits),
-        Instr::AllOf(l) => program.list(l).iter().all(|&c| admits_string(program, c, value, visits)),
+        Instr::AllOf(l) => program.operands().list(l).iter().all(|&c| admits_string(program, c, value, visits)),
         _ => false,
     })
 }
@@ -632,13 +642,13 @@ fn passed_to(program: &Program, node: NodeId, property: &str, value: &str) -> Op
         return None;
     }
     let [Instr::AnyOf(l) | Instr::OneOf(l)] = *program.code_of(n) else { return None };
-    let d = program.discriminator(l)?;
+    let d = program.operands().discriminator(l)?;
     if *d.property != *property {
         return None;
     }
     let slot = d.values.find(value)?;
     let [only] = *d.slots.get(slot as usize)?.order else { return None };
-    program.lists.get(l.index())?.quick.get(only as usize).copied()
+    program.operands().lists.get(l.index())?.quick.get(only as usize).copied()
 }
 
 #[cfg(test)]
@@ -655,7 +665,7 @@ mod tests {
         let mut found = Vec::new();
         for instr in &program.code {
             if let Instr::AnyOf(l) | Instr::OneOf(l) = *instr {
-                if let Some(d) = program.discriminator(l) {
+                if let Some(d) = program.operands().discriminator(l) {
                     let mut values: Vec<String> = d.values.keys().map(str::to_string).collect();
                     values.sort();
                     found.push((d.property.to_string(), values));
@@ -715,7 +725,7 @@ mod tests {
         let program = compile(&schema, &CompileOptions::default()).expect("compiles");
         program.code.iter().find_map(|instr| {
             let (Instr::AnyOf(l) | Instr::OneOf(l)) = *instr else { return None };
-            let d = program.discriminator(l)?;
+            let d = program.operands().discriminator(l)?;
             let mut values: Vec<(String, Vec<u32>)> =
                 d.values.keys().zip(d.slots.iter()).map(|(k, slot)| (k.to_string(), slot.order.to_vec())).collect();
             values.sort();
@@ -790,7 +800,7 @@ mod tests {
             .code
             .iter()
             .filter_map(|instr| match *instr {
-                Instr::AnyOf(l) | Instr::OneOf(l) => program.discriminator(l),
+                Instr::AnyOf(l) | Instr::OneOf(l) => program.operands().discriminator(l),
                 _ => None,
             })
             .max_by_key(|d| d.values.len())
@@ -862,7 +872,7 @@ mod tests {
         let d = widest(&program);
         let check = |decision: Decision| {
             let (Decision::Object(o) | Decision::CountedObject(o)) = decision else { return None };
-            let copy = program.object(o);
+            let copy = program.operands().object(o);
             copy.names.find(property).and_then(|i| copy.entries.get(i as usize)).map(|e| e.check)
         };
         let mut found: Vec<_> =
@@ -894,10 +904,10 @@ mod tests {
         // The originals keep their checks; `b` and `c` share one copy.
         let program = compile(&schema, &CompileOptions::default()).expect("compiles");
         let in_code = program.code.iter().filter(|i| matches!(i, Instr::Object(_))).count();
-        assert_eq!(program.objects.len(), in_code + 3);
+        assert_eq!(program.operands().objects.len(), in_code + 3);
         for instr in &program.code {
             if let Instr::Object(o) = *instr {
-                let o = program.object(o);
+                let o = program.operands().object(o);
                 let kind = o.names.find("kind").and_then(|i| o.entries.get(i as usize)).expect("kind");
                 assert_ne!(kind.check, QuickCheck::Valid);
             }
@@ -929,13 +939,13 @@ mod tests {
             })
             .collect();
         let entries = |copies: bool| -> usize {
-            let objects = program.objects.iter().enumerate();
+            let objects = program.operands().objects.iter().enumerate();
             objects.filter(|(i, _)| in_code.contains(i) != copies).map(|(_, o)| o.entries.len()).sum()
         };
         // Copies of `big` were wanted (one per list) and some made.
-        let discriminators = program.lists.iter().filter_map(|l| l.discriminator.as_deref());
+        let discriminators = program.operands().lists.iter().filter_map(|l| l.discriminator.as_deref());
         let pinned_big = discriminators.flat_map(|d| d.slots.iter()).filter(|slot| {
-            matches!(slot.pinned, Some(Decision::Object(o) | Decision::CountedObject(o)) if program.object(o).entries.len() == n)
+            matches!(slot.pinned, Some(Decision::Object(o) | Decision::CountedObject(o)) if program.operands().object(o).entries.len() == n)
         });
         assert!(pinned_big.count() >= 1);
         assert!(entries(true) <= entries(false), "{} copied entries for {}", entries(true), entries(false));

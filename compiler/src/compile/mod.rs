@@ -332,25 +332,28 @@ impl<'a, 'o> Lowerer<'a, 'o> {
                 strict_integers: self.strict_integers,
                 draft: self.registry.root_dialect().draft,
             },
-            values: self.values.into_boxed_slice(),
-            enums: self.enums.into_boxed_slice(),
-            numbers: self.numbers.into_boxed_slice(),
-            strings: self.strings.into_boxed_slice(),
-            arrays: self.arrays.into_boxed_slice(),
-            objects: self.objects.into_boxed_slice(),
-            // Each list's quick nodes as they are until the node entries
-            // say which of them only forward (`analysis::set_entries`).
-            lists: self
-                .lists
-                .into_iter()
-                .map(|nodes| ListEntry { quick: nodes.clone(), nodes, ..Default::default() })
-                .collect(),
+            operands: Some(Box::new(Operands {
+                values: self.values.into_boxed_slice(),
+                enums: self.enums.into_boxed_slice(),
+                numbers: self.numbers.into_boxed_slice(),
+                strings: self.strings.into_boxed_slice(),
+                arrays: self.arrays.into_boxed_slice(),
+                objects: self.objects.into_boxed_slice(),
+                // Each list's quick nodes as they are until the node
+                // entries say which of them only forward
+                // (`analysis::set_entries`).
+                lists: self
+                    .lists
+                    .into_iter()
+                    .map(|nodes| ListEntry { quick: nodes.clone(), nodes, ..Default::default() })
+                    .collect(),
+                regexes: self.regexes.into_boxed_slice(),
+            })),
             annotations: (!annotations.is_empty()).then(|| Box::new(AnnotationTable(annotations.into_boxed_slice()))),
             rare: Some(Box::new(RareTables {
                 conds: self.conds.into_boxed_slice(),
                 dynamic_refs: self.dynamic_refs.into_boxed_slice(),
                 contents: self.contents.into_boxed_slice(),
-                regexes: self.regexes.into_boxed_slice(),
                 costs: Box::default(),
                 resources: resources.into_boxed_slice(),
             })),
@@ -600,7 +603,8 @@ mod tests {
         let Some(crate::bytecode::Instr::OneOf(list)) = program.code(root).first().copied() else {
             panic!("{program}");
         };
-        let admitted: Vec<TypeSet> = program.list(list).iter().map(|n| program.node(*n).admitted_types()).collect();
+        let admitted: Vec<TypeSet> =
+            program.operands().list(list).iter().map(|n| program.node(*n).admitted_types()).collect();
         assert_eq!(admitted, expected);
     }
 }

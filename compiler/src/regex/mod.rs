@@ -277,7 +277,9 @@ enum Matcher {
         re: meta::Regex,
         leftmost: bool,
     },
-    Backtracking(fancy_regex::Regex),
+    /// The backtracking engine, boxed: its regex is the largest variant
+    /// by far, and patterns that need it are rare.
+    Backtracking(Box<fancy_regex::Regex>),
 }
 
 /// Estimated heap bytes `fancy-regex` holds per byte of generated syntax
@@ -350,7 +352,7 @@ impl Regex {
                     None => Matcher::Linear { re, leftmost },
                 }
             }
-            Engine::Backtracking => Matcher::Backtracking(build_backtracking(&ast, limits)?),
+            Engine::Backtracking => Matcher::Backtracking(Box::new(build_backtracking(&ast, limits)?)),
         };
         Ok(Regex::assemble(pattern, &ast, matcher, limits))
     }
@@ -368,7 +370,8 @@ impl Regex {
             Matcher::Backtracking(re) => (
                 program_size(&ast.root),
                 u64::try_from(limits.backtrack_limit).unwrap_or(u64::MAX),
-                backtracking_memory_estimate(re.as_str().len(), program_size(&ast.root)),
+                backtracking_memory_estimate(re.as_str().len(), program_size(&ast.root))
+                    .saturating_add(std::mem::size_of::<fancy_regex::Regex>()),
             ),
         };
         let shortcut = match &matcher {
