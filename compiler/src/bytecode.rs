@@ -26,6 +26,7 @@
 //! fail. Every node's code range lies inside the code array.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -90,10 +91,6 @@ id_type!(
 id_type!(
     /// A `$dynamicRef` or `$recursiveRef` with a dynamic target.
     DynamicRefId
-);
-id_type!(
-    /// A compiled regular expression.
-    RegexId
 );
 id_type!(
     /// A schema resource (a schema with its own base URI).
@@ -678,8 +675,10 @@ pub struct StringChecks {
     pub min_length: Option<u64>,
     /// `maxLength`, in Unicode code points.
     pub max_length: Option<u64>,
-    /// `pattern`.
-    pub pattern: Option<RegexId>,
+    /// `pattern` (shared by every use of the same pattern: each compiled
+    /// regex is held where it is used, so a program with patterns keeps no
+    /// table of them).
+    pub pattern: Option<Arc<Regex>>,
     /// Asserted `format`.
     pub format: Option<FormatCheck>,
 }
@@ -1026,10 +1025,10 @@ impl ObjectExtras {
 }
 
 /// One `patternProperties` entry.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct PatternProperty {
-    /// The pattern.
-    pub regex: RegexId,
+    /// The pattern (shared by every use of the same pattern).
+    pub regex: Arc<Regex>,
     /// The schema of the properties it matches.
     pub node: NodeId,
     /// `node` past its forwarding `$ref`s, as a quiet scan evaluates it
@@ -1429,9 +1428,6 @@ pub struct Operands {
     pub(crate) objects: Box<[ObjectChecks]>,
     /// The `allOf`/`anyOf`/`oneOf` lists, by [`ListId`].
     pub(crate) lists: Box<[ListEntry]>,
-    /// The regular expressions of `pattern` and `patternProperties`, by
-    /// [`RegexId`].
-    pub(crate) regexes: Box<[Regex]>,
 }
 
 impl Operands {
@@ -1453,7 +1449,6 @@ impl Operands {
             && self.arrays.is_empty()
             && self.objects.is_empty()
             && self.lists.is_empty()
-            && self.regexes.is_empty()
     }
 
     /// A `const` value.
@@ -1499,12 +1494,6 @@ impl Operands {
     pub fn quick_list(&self, id: ListId) -> &[NodeId] {
         &self.lists[id.index()].quick
     }
-    /// A regular expression.
-    #[inline]
-    pub fn regex(&self, id: RegexId) -> &Regex {
-        &self.regexes[id.index()]
-    }
-
     /// What narrows the alternatives of list `id` on the boolean path: its
     /// [type switch](Operands::type_switch), its
     /// [quick list](Operands::quick_list) and its
@@ -1829,7 +1818,6 @@ impl Program {
             self.rare_table(|r| &r.resources),
         );
         let ops = self.operands();
-        let regexes = &ops.regexes;
         if self.locations.len() != self.nodes.len() {
             return fail("node location");
         }
@@ -1863,12 +1851,10 @@ impl Program {
                 return fail("instruction operand");
             }
         }
-        let regex_ok = |r: RegexId| r.index() < regexes.len();
         if !ops.lists.iter().all(|l| all_nodes(&l.nodes) && l.quick.len() == l.nodes.len() && all_nodes(&l.quick))
             || !conds.iter().all(|c| node_ok(c.test) && ok_opt(c.then) && ok_opt(c.otherwise))
             || !dynamic_refs.iter().all(|d| node_ok(d.fallback))
             || !contents.iter().all(|c| ok_opt(c.schema))
-            || !ops.strings.iter().all(|s| s.pattern.is_none_or(regex_ok))
             || !ops.arrays.iter().all(|a| all_nodes(&a.prefix) && ok_opt(a.rest) && ok_opt(a.contains.map(|c| c.node)))
             || !resources
                 .iter()
@@ -1892,7 +1878,7 @@ impl Program {
                         && all_nodes(e.dependent_schemas())
                         && e.dependent_required().iter().all(entry_ok)
                 })
-                || !o.patterns.iter().all(|p| regex_ok(p.regex) && node_ok(p.node) && node_ok(p.quick))
+                || !o.patterns.iter().all(|p| node_ok(p.node) && node_ok(p.quick))
                 || !node_ok(o.additional_quick)
                 || !ok_opt(o.additional)
                 || !ok_opt(o.property_names)
@@ -1972,8 +1958,8 @@ impl fmt::Display for InstrDisplay<'_> {
             Instr::String(s) => {
                 let s = p.operands().string(s);
                 write!(f, "string min={:?} max={:?}", s.min_length, s.max_length)?;
-                if let Some(r) = s.pattern {
-                    write!(f, " pattern={:?}", p.operands().regex(r).pattern())?;
+                if let Some(r) = &s.pattern {
+                    write!(f, " pattern={:?}", r.pattern())?;
                 }
                 if let Some(check) = &s.format {
                     write!(f, " format={}", check.name())?;
@@ -2006,7 +1992,7 @@ impl fmt::Display for InstrDisplay<'_> {
                     }
                 }
                 for pattern in o.patterns.iter() {
-                    write!(f, " /{}/=@{}", p.operands().regex(pattern.regex).pattern(), pattern.node.0)?;
+                    write!(f, " /{}/=@{}", pattern.regex.pattern(), pattern.node.0)?;
                 }
                 if let Some(n) = o.additional {
                     write!(f, " {}=@{}", o.additional_keyword(), n.0)?;
@@ -2082,9 +2068,7 @@ mod tests {
     }
 
     /// A program without operands keeps no operand tables (one word in
-    /// place for all of them), and reads them as empty; a pattern's regex
-    /// is an operand, so a schema with patterns and nothing rarer keeps
-    /// no rare tables.
+    /// place for all of them), and reads them as empty.
     #[test]
     fn operand_tables_are_kept_only_when_used() {
         let options = crate::CompileOptions::default();
@@ -2093,12 +2077,19 @@ mod tests {
         {
             let program = crate::compile(&schema, &options).expect("compiles");
             assert!(program.operands.is_none(), "{schema}");
-            assert!(program.operands().objects.is_empty() && program.operands().regexes.is_empty());
+            assert!(program.operands().objects.is_empty() && program.operands().lists.is_empty());
         }
-        let program =
-            crate::compile(&json!({"pattern": "^a", "patternProperties": {"b": {}}}), &options).expect("compiles");
-        assert_eq!(program.operands().regexes.len(), 2);
-        assert!(program.rare.is_none(), "a regex is an operand");
+        // Patterns are held where they are used, one regex per distinct
+        // pattern, and need no rare tables.
+        let schema = json!({"pattern": "^a", "patternProperties": {"^a": {}, "b": {}}});
+        let program = crate::compile(&schema, &options).expect("compiles");
+        let (strings, objects) = (&program.operands().strings, &program.operands().objects);
+        let (Some(pattern), Some(object)) = (strings.first().and_then(|s| s.pattern.as_ref()), objects.first()) else {
+            panic!("a string and an object instruction");
+        };
+        assert_eq!(object.patterns.iter().map(|p| p.regex.pattern()).collect::<Vec<_>>(), ["^a", "b"]);
+        assert!(object.patterns.first().is_some_and(|p| Arc::ptr_eq(&p.regex, pattern)), "compiled once");
+        assert!(program.rare.is_none(), "nothing rare here");
         assert!(std::mem::size_of::<Program>() <= 96, "{}", std::mem::size_of::<Program>());
     }
 

@@ -999,10 +999,7 @@ impl QuietStart {
                 scalar::number_passes(program.operands().number(id), instance, strict_integers, fuel)
             }
             QuietRoot::String(id) => match instance {
-                Value::String(s) => {
-                    let ops = program.operands();
-                    scalar::string_passes(ops.string(id), s, ops, settings().0, fuel)
-                }
+                Value::String(s) => scalar::string_passes(program.operands().string(id), s, settings().0, fuel),
                 _ => Ok(scalar::fused_admits(program.operands().string(id).type_fused, instance, strict_integers)),
             },
             QuietRoot::Enum(id) => {

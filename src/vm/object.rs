@@ -15,8 +15,9 @@ use serde_json::{Map, Value};
 use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
-    Entry, Instr, NodeFlags, NodeId, ObjectChecks, PropertyEntry, QuickCheck, RegexId, StringChecks,
+    Entry, Instr, NodeFlags, NodeId, ObjectChecks, PropertyEntry, QuickCheck, StringChecks,
 };
+use schemavm_compiler::regex::Regex;
 use schemavm_compiler::value::JsonType;
 
 use super::budget::Fuel;
@@ -236,7 +237,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         }
                         None => {
                             for pattern in c.patterns.iter() {
-                                if self.pattern_matches(pattern.regex, key)? {
+                                if self.pattern_matches(&pattern.regex, key)? {
                                     matched = true;
                                     if !self.node_compact::<false>(pattern.quick, value, ev)? {
                                         return Ok(false);
@@ -543,15 +544,14 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let mut valid = true;
         let mut matched = false;
         for (i, pattern) in c.patterns.iter().enumerate() {
-            let (regex_id, node) = (pattern.regex, pattern.node);
+            let (regex, node) = (&*pattern.regex, pattern.node);
             let hit = match known {
                 Some(entry) => entry.patterns.contains(&u32::try_from(i).unwrap_or(u32::MAX)),
-                None => self.pattern_matches(regex_id, key)?,
+                None => self.pattern_matches(regex, key)?,
             };
             if !hit {
                 continue;
             }
-            let regex = self.ops.regex(regex_id);
             if M::ANNOTATE && !matched {
                 self.annotate_item("patternProperties", Value::String(key.to_string()))?;
             }
@@ -570,12 +570,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         Ok((valid, matched))
     }
 
-    /// Whether `key` matches pattern `regex_id`, charged by its length.
+    /// Whether `key` matches `regex`, charged by its length.
     /// (Always inlined: the regex's [shortcut](schemavm_compiler::regex::Regex::is_match)
     /// decides most names, in fewer instructions than a call.)
     #[inline(always)]
-    fn pattern_matches(&mut self, regex_id: RegexId, key: &str) -> Result<bool, Stop> {
-        let regex = self.ops.regex(regex_id);
+    fn pattern_matches(&mut self, regex: &Regex, key: &str) -> Result<bool, Stop> {
         self.meter.charge(regex.cost(key.len()))?;
         regex.is_match(key).map_err(|_| self.meter.stop(Exhausted::Regex))
     }

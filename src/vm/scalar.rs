@@ -4,7 +4,7 @@
 use serde_json::{Number, Value};
 
 use schemavm_compiler::bytecode::{
-    ContentChecks, EnumId, EnumSet, FormatCheck, NumberChecks, NumberKeyword, Operands, StringChecks, ValueId,
+    ContentChecks, EnumId, EnumSet, FormatCheck, NumberChecks, NumberKeyword, StringChecks, ValueId,
 };
 use schemavm_compiler::number::Num;
 use schemavm_compiler::regex::Regex;
@@ -175,7 +175,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline(always)]
     pub(super) fn check_string(&mut self, c: &'p StringChecks, s: &'v str) -> Flow {
         if !self.collecting() {
-            return string_passes(c, s, self.ops, self.formats, &mut self.meter);
+            return string_passes(c, s, self.formats, &mut self.meter);
         }
         self.report_string(c, s)
     }
@@ -197,8 +197,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let length = length.chars();
             self.report(&["maxLength"], ErrorKind::MaxLength { limit: max, length }, None);
         }
-        if let Some(id) = c.pattern {
-            let regex = self.ops.regex(id);
+        if let Some(regex) = &c.pattern {
             if !pattern_matches(regex, s, &mut self.meter)? {
                 valid = false;
                 self.report(&["pattern"], ErrorKind::Pattern { pattern: regex.pattern().to_string() }, Shown::Text(s));
@@ -354,18 +353,12 @@ pub(super) fn number_passes(c: &NumberChecks, v: &Value, strict_integers: bool, 
 /// length bounds, then the pattern, then the format, stopping at the
 /// first failure.
 #[inline(always)]
-pub(super) fn string_passes(
-    c: &StringChecks,
-    s: &str,
-    ops: &Operands,
-    formats: &CustomFormats,
-    fuel: &mut impl Fuel,
-) -> Flow {
+pub(super) fn string_passes(c: &StringChecks, s: &str, formats: &CustomFormats, fuel: &mut impl Fuel) -> Flow {
     if !string_length_passes(c, s) {
         return Ok(false);
     }
-    if let Some(id) = c.pattern {
-        if !pattern_matches(ops.regex(id), s, fuel)? {
+    if let Some(regex) = &c.pattern {
+        if !pattern_matches(regex, s, fuel)? {
             return Ok(false);
         }
     }

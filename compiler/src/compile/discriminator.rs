@@ -261,7 +261,7 @@ fn forbids(program: &Program, node: NodeId, property: &str, hops: usize) -> bool
             // `additionalProperties` applies.
             None => {
                 o.additional.is_some_and(rejects_all)
-                    && !o.patterns.iter().any(|p| program.operands().regex(p.regex).is_match(property).unwrap_or(true))
+                    && !o.patterns.iter().any(|p| p.regex.is_match(property).unwrap_or(true))
             }
         }
     })

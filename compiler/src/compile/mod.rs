@@ -16,6 +16,8 @@ mod cost;
 mod discriminator;
 mod schema;
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use crate::bytecode::*;
@@ -127,9 +129,9 @@ pub(crate) struct Lowerer<'a, 'o> {
     conds: Vec<Cond>,
     dynamic_refs: Vec<DynamicRef>,
     contents: Vec<ContentChecks>,
-    regexes: Vec<Regex>,
+    /// Each distinct pattern's regex, compiled once and shared by its uses.
+    regexes: TextMap<String, Arc<Regex>>,
     annotations: Vec<(NodeId, Box<[Annotation]>)>,
-    regex_ids: TextMap<String, RegexId>,
     regex_memory: usize,
     const_size: usize,
     /// Registry resource → program resource.
@@ -170,9 +172,8 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             conds: Vec::new(),
             dynamic_refs: Vec::new(),
             contents: Vec::new(),
-            regexes: Vec::new(),
+            regexes: TextMap::default(),
             annotations: Vec::new(),
-            regex_ids: TextMap::default(),
             regex_memory: 0,
             const_size: 0,
             resource_ids: IdMap::default(),
@@ -347,7 +348,6 @@ impl<'a, 'o> Lowerer<'a, 'o> {
                     .into_iter()
                     .map(|nodes| ListEntry { quick: nodes.clone(), nodes, ..Default::default() })
                     .collect(),
-                regexes: self.regexes.into_boxed_slice(),
             })),
             annotations: (!annotations.is_empty()).then(|| Box::new(AnnotationTable(annotations.into_boxed_slice()))),
             rare: Some(Box::new(RareTables {
@@ -407,9 +407,9 @@ impl<'a, 'o> Lowerer<'a, 'o> {
 
     /// The regex for `pattern`, found at `path` below the subschema
     /// `info` (for errors).
-    fn regex(&mut self, pattern: &str, info: &SchemaInfo, path: &[&str]) -> Result<RegexId, CompileError> {
-        if let Some(id) = self.regex_ids.get(pattern) {
-            return Ok(*id);
+    fn regex(&mut self, pattern: &str, info: &SchemaInfo, path: &[&str]) -> Result<Arc<Regex>, CompileError> {
+        if let Some(regex) = self.regexes.get(pattern) {
+            return Ok(Arc::clone(regex));
         }
         let regex = Regex::new(pattern, &self.options.limits.regex).map_err(|error| {
             let at = self.at_path(info, path);
@@ -427,10 +427,9 @@ impl<'a, 'o> Lowerer<'a, 'o> {
                 self.at_path(info, path),
             ));
         }
-        let id = RegexId(u32::try_from(self.regexes.len()).map_err(|_| internal("regexes"))?);
-        self.regexes.push(regex);
-        self.regex_ids.insert(pattern.to_string(), id);
-        Ok(id)
+        let regex = Arc::new(regex);
+        self.regexes.insert(pattern.to_string(), Arc::clone(&regex));
+        Ok(regex)
     }
 
     /// Whether keyword `kw` applies in `dialect`.

@@ -1,6 +1,8 @@
 //! Lowering one schema object: each keyword to its instruction (or to a
 //! field of a fused instruction), with the keyword's value checked.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 
 use super::{Lowerer, internal};
@@ -12,6 +14,7 @@ use crate::hash::TextMap;
 use crate::keyword::{KeywordTable, Kw};
 use crate::lookup::KeyTable;
 use crate::number::Num;
+use crate::regex::Regex;
 use crate::registry::{SchemaInfo, Target};
 use crate::value::{self, JsonType, TypeSet};
 
@@ -694,7 +697,10 @@ impl<'a> Lowerer<'a, '_> {
                 required: required.into_boxed_slice(),
                 // The nodes as they are, until the node entries say which
                 // ones only forward (`analysis::set_entries`).
-                patterns: patterns.iter().map(|&(regex, node)| PatternProperty { regex, node, quick: node }).collect(),
+                patterns: patterns
+                    .into_iter()
+                    .map(|(regex, node)| PatternProperty { regex, node, quick: node })
+                    .collect(),
                 static_patterns,
                 additional_quick: additional.unwrap_or_default(),
                 additional,
@@ -816,7 +822,7 @@ impl Lowerer<'_, '_> {
     /// VM need not match a name the schema mentions. Returns false (and
     /// leaves the entries alone) when that is too much work or a pattern
     /// cannot decide within its limits.
-    fn match_names_statically(&self, table: &mut EntryTable<'_>, patterns: &[(RegexId, NodeId)]) -> bool {
+    fn match_names_statically(&self, table: &mut EntryTable<'_>, patterns: &[(Arc<Regex>, NodeId)]) -> bool {
         if patterns.is_empty() {
             return true;
         }
@@ -827,8 +833,7 @@ impl Lowerer<'_, '_> {
         for name in &table.names {
             let mut hits = Vec::new();
             for (i, (regex, _)) in patterns.iter().enumerate() {
-                let Some(re) = self.regexes.get(regex.index()) else { return false };
-                match re.is_match(name) {
+                match regex.is_match(name) {
                     Ok(true) => hits.push(u32::try_from(i).unwrap_or(u32::MAX)),
                     Ok(false) => {}
                     Err(_) => return false,
