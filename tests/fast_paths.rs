@@ -8,7 +8,10 @@
 use schemavm::Validator;
 use serde_json::{Value, json};
 
-/// `is_valid` and `iter_errors` agree on every instance.
+/// `is_valid`, `iter_errors` and the annotating evaluation agree on every
+/// instance. (The evaluation is the reference: it enters every subschema,
+/// where collecting errors may decide a subschema on the boolean path
+/// first.)
 fn agree(schema: &Value, instances: &[Value]) -> Vec<bool> {
     let v = Validator::new(schema).expect("schema compiles");
     instances
@@ -16,6 +19,7 @@ fn agree(schema: &Value, instances: &[Value]) -> Vec<bool> {
         .map(|i| {
             let quick = v.is_valid(i);
             assert_eq!(quick, v.iter_errors(i).next().is_none(), "paths disagree on {i}");
+            assert_eq!(quick, v.evaluate(i).expect("within budget").is_valid(), "evaluation disagrees on {i}");
             quick
         })
         .collect()
@@ -1152,5 +1156,58 @@ fn scalar_roots_agree_with_the_vm_under_every_budget() {
         for i in instances {
             assert_eq!(v.is_valid(i), v.iter_errors(i).next().is_none(), "{schema} on {i}");
         }
+    }
+}
+
+/// An object with dependencies is searched for them only when the scan
+/// met one of their trigger names: verdicts, and where fuel runs out, are
+/// those of the VM's general path, with and without patterns, in every
+/// dialect's spelling.
+#[test]
+fn dependencies_are_searched_only_when_a_trigger_is_present() {
+    let draft4 = "http://json-schema.org/draft-04/schema#";
+    let cases = [
+        (
+            json!({"properties": {"o": {"dependentRequired": {"a": ["b"]}, "properties": {"a": {}, "c": {"type": "integer"}}}}}),
+            vec![
+                json!({"o": {"a": 1}}),
+                json!({"o": {"a": 1, "b": 2}}),
+                json!({"o": {"c": 1}}),
+                json!({"o": {"c": "x"}}),
+                json!({"o": {}}),
+            ],
+        ),
+        (
+            json!({"items": {"dependentSchemas": {"a": {"required": ["z"]}}, "patternProperties": {"^x": {"type": "string"}}}}),
+            vec![
+                json!([{"a": 1}]),
+                json!([{"a": 1, "z": 2}]),
+                json!([{"x1": "s"}]),
+                json!([{"x1": 1}]),
+                json!([{"b": 1}, {"a": 0}]),
+            ],
+        ),
+        (
+            json!({"$schema": draft4, "properties": {"o": {"dependencies": {"a": ["b"], "c": {"minProperties": 3}}}}}),
+            vec![
+                json!({"o": {"a": 1}}),
+                json!({"o": {"a": 1, "b": 1}}),
+                json!({"o": {"c": 1, "d": 2}}),
+                json!({"o": {"c": 1, "d": 2, "e": 3}}),
+                json!({"o": {"d": 1}}),
+            ],
+        ),
+    ];
+    for (schema, instances) in &cases {
+        for fuel in 0..12 {
+            let budget = schemavm::Budget { fuel, ..schemavm::Budget::default() };
+            let v = Validator::options().budget(budget).build(schema).expect("schema compiles");
+            for i in instances {
+                let vm = matches!(v.outcome_with(i, &budget), schemavm::Outcome::Valid);
+                assert_eq!(v.is_valid(i), vm, "{schema} on {i} with fuel {fuel}");
+            }
+        }
+        let verdicts = agree(schema, instances);
+        assert!(verdicts.contains(&true) && verdicts.contains(&false), "{schema}: {verdicts:?}");
     }
 }

@@ -892,8 +892,8 @@ pub struct QuickEntry {
     /// [`PropertyEntry::check`].
     pub check: QuickCheck,
     /// [`QuickEntry::HAS_SCHEMA`], [`QuickEntry::REQUIRED`],
-    /// [`QuickEntry::HAS_PATTERNS`]: one byte, so that the entry keeps to
-    /// eight bytes.
+    /// [`QuickEntry::HAS_PATTERNS`], [`QuickEntry::TRIGGER`]: one byte, so
+    /// that the entry keeps to eight bytes.
     flags: u8,
 }
 
@@ -905,6 +905,9 @@ impl QuickEntry {
     /// The name matches some `patternProperties` pattern, found
     /// statically ([`PropertyEntry::patterns`] is not empty).
     const HAS_PATTERNS: u8 = 4;
+    /// The name has dependencies (`dependentRequired`,
+    /// `dependentSchemas`, `dependencies`) that apply when it is present.
+    pub const TRIGGER: u8 = 8;
 
     /// The summary of `entry`.
     pub fn of(entry: &PropertyEntry) -> QuickEntry {
@@ -914,7 +917,8 @@ impl QuickEntry {
             check: entry.check,
             flags: flag(entry.schema.is_some(), Self::HAS_SCHEMA)
                 | flag(entry.required, Self::REQUIRED)
-                | flag(!entry.patterns.is_empty(), Self::HAS_PATTERNS),
+                | flag(!entry.patterns.is_empty(), Self::HAS_PATTERNS)
+                | flag(!entry.dependent_required().is_empty() || !entry.dependent_schemas().is_empty(), Self::TRIGGER),
         }
     }
 
@@ -936,6 +940,13 @@ impl QuickEntry {
     #[inline]
     pub fn has_patterns(&self) -> bool {
         self.flags & Self::HAS_PATTERNS != 0
+    }
+
+    /// The flags, for a scan that gathers them across names (see
+    /// [`QuickEntry::TRIGGER`]).
+    #[inline]
+    pub fn flags(&self) -> u8 {
+        self.flags
     }
 }
 

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
-    Entry, Instr, NodeFlags, NodeId, ObjectChecks, PropertyEntry, QuickCheck, StringChecks,
+    Entry, Instr, NodeFlags, NodeId, ObjectChecks, PropertyEntry, QuickCheck, QuickEntry, StringChecks,
 };
 use schemavm_compiler::regex::Regex;
 use schemavm_compiler::value::JsonType;
@@ -160,18 +160,41 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         ev: &mut Evaluated,
     ) -> Flow {
         // A loop for objects with `patternProperties` and one without
-        // (most): the latter holds no pattern code and tests nothing for it.
+        // (most): the latter holds no pattern code and tests nothing for
+        // it. Objects with dependencies (few) have their loops out of line.
+        if !c.dependents().is_empty() {
+            return self.scan_quietly_dependents(c, map, whole, ev);
+        }
         if c.patterns.is_empty() {
-            self.scan_quietly_with::<false>(c, map, whole, ev)
+            self.scan_quietly_with::<false, false>(c, map, whole, ev)
         } else {
-            self.scan_quietly_with::<true>(c, map, whole, ev)
+            self.scan_quietly_with::<true, false>(c, map, whole, ev)
+        }
+    }
+
+    /// [`Vm::scan_quietly`] for an object with dependencies.
+    #[inline(never)]
+    fn scan_quietly_dependents(
+        &mut self,
+        c: &'p ObjectChecks,
+        map: &'v Map<String, Value>,
+        whole: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Flow {
+        if c.patterns.is_empty() {
+            self.scan_quietly_with::<false, true>(c, map, whole, ev)
+        } else {
+            self.scan_quietly_with::<true, true>(c, map, whole, ev)
         }
     }
 
     /// [`Vm::scan_quietly`], for an object with `patternProperties` if
-    /// `PATTERNS`.
+    /// `PATTERNS`, with dependencies if `DEPENDENTS`. A name with
+    /// dependencies is seen in the scan's lookup (its quick entry's
+    /// [`QuickEntry::TRIGGER`]), so an object without any such name is
+    /// not searched for them.
     #[inline(always)]
-    fn scan_quietly_with<const PATTERNS: bool>(
+    fn scan_quietly_with<const PATTERNS: bool, const DEPENDENTS: bool>(
         &mut self,
         c: &'p ObjectChecks,
         map: &'v Map<String, Value>,
@@ -186,6 +209,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let mut first: Option<(NodeId, &'v Value)> = None;
         let mut buffer: SmallVec<[(NodeId, &'v Value); DEFERRED_INLINE]> = SmallVec::new();
         let mut deferred = 0usize;
+        // The flags of the names found (only `TRIGGER` is read).
+        let mut flags_seen = 0u8;
         if c.quiet_scan {
             self.meter.charge(map.len() as u64)?;
             for (key, value) in map {
@@ -193,6 +218,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 let found = c.names.find_with_payload(key);
                 if let Some((_, entry)) = found {
                     required_seen += usize::from(entry.required());
+                    if DEPENDENTS {
+                        flags_seen |= entry.flags();
+                    }
                     if let Some(node) = entry.schema() {
                         matched = true;
                         match entry.check {
@@ -272,11 +300,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
             }
             self.meter.charge(c.required.len() as u64)?;
+            // (No lookups gathered the flags: any name may be present.)
+            flags_seen = QuickEntry::TRIGGER;
         }
         if required_seen < c.required.len() {
             return Ok(false);
         }
-        if !c.dependents().is_empty() && !self.dependencies::<false>(c, map, whole, ev)? {
+        if DEPENDENTS && flags_seen & QuickEntry::TRIGGER != 0 && !self.dependencies::<false>(c, map, whole, ev)? {
             return Ok(false);
         }
         if let Some((node, value)) = first {
