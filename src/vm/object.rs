@@ -112,7 +112,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 }
             }
         }
-        if !self.dependencies::<TRACK>(c, map, whole, ev)? {
+        if !c.dependents().is_empty() && !self.dependencies::<TRACK>(c, map, whole, ev)? {
             valid = false;
             if !self.collecting() {
                 return Ok(false);
