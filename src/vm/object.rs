@@ -165,11 +165,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         if !c.dependents().is_empty() {
             return self.scan_quietly_dependents(c, map, whole, ev);
         }
-        if c.patterns.is_empty() {
-            self.scan_quietly_with::<false, false>(c, map, whole, ev)
-        } else {
-            self.scan_quietly_with::<true, false>(c, map, whole, ev)
-        }
+        self.scan_quietly_by_patterns::<false>(c, map, whole, ev)
     }
 
     /// [`Vm::scan_quietly`] for an object with dependencies.
@@ -181,10 +177,23 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         whole: &'v Value,
         ev: &mut Evaluated,
     ) -> Flow {
+        self.scan_quietly_by_patterns::<true>(c, map, whole, ev)
+    }
+
+    /// [`Vm::scan_quietly_with`] chosen by whether the object has
+    /// `patternProperties`.
+    #[inline(always)]
+    fn scan_quietly_by_patterns<const DEPENDENTS: bool>(
+        &mut self,
+        c: &'p ObjectChecks,
+        map: &'v Map<String, Value>,
+        whole: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Flow {
         if c.patterns.is_empty() {
-            self.scan_quietly_with::<false, true>(c, map, whole, ev)
+            self.scan_quietly_with::<false, DEPENDENTS>(c, map, whole, ev)
         } else {
-            self.scan_quietly_with::<true, true>(c, map, whole, ev)
+            self.scan_quietly_with::<true, DEPENDENTS>(c, map, whole, ev)
         }
     }
 
