@@ -17,11 +17,13 @@
 //! meta-schema, or `mcp` for the MCP shape: every generated call, any
 //! instance name), instance name (file stem; `invalid` for an
 //! `errors.json` case, `valid`, `invalid`, `invalid-2` … for a keyword
-//! case, `schema` for a meta case), iterations, and optionally the peer (`schemavm`,
+//! case, `schema` for a meta case, any name when compiling), iterations, and optionally the peer (`schemavm`,
 //! the default, `jsonschema` or `boon`).
 
 use std::hint::black_box;
 use std::time::Instant;
+
+use serde_json::Value;
 
 use schemavm_benches::{Formats, Peer, all_cases, data_dir};
 
@@ -77,7 +79,14 @@ fn main() -> Result<(), String> {
     let dir = data_dir()?;
     let all = all_cases(&dir)?;
     let c = all.iter().find(|c| c.name == *case).ok_or(format!("no case {case}"))?;
-    let (_, value) = c.instances.iter().find(|(n, _)| n == instance).ok_or(format!("no instance {instance}"))?;
+    // Compiling needs no instance: schema documents (`openapi`,
+    // `subresources-*`) have none, and any name is taken for them.
+    let no_instance = Value::Null;
+    let value = match c.instances.iter().find(|(n, _)| n == instance) {
+        Some((_, value)) => value,
+        None if mode == Mode::Compile => &no_instance,
+        None => return Err(format!("no instance {instance}")),
+    };
     if walk {
         let start = Instant::now();
         let count: u64 = (0..iterations).map(|_| schemavm_benches::walk::walk(black_box(value)) as u64).sum();
