@@ -1211,3 +1211,49 @@ fn dependencies_are_searched_only_when_a_trigger_is_present() {
         assert!(verdicts.contains(&true) && verdicts.contains(&false), "{schema}: {verdicts:?}");
     }
 }
+
+#[test]
+fn fused_item_loops_admit_what_the_type_keyword_admits() {
+    // Item loops sort their type set once (numbers, integers, strings,
+    // other sets) and test items by variant; every item must still get
+    // exactly the verdict `type` gives it, integral floats and numbers
+    // past the machine integers included, and `integer` strict in draft 4.
+    let items = [
+        json!(1),
+        json!(-5),
+        json!(1.0),
+        json!(1.5),
+        json!(1e300),
+        json!(u64::MAX),
+        json!(i64::MIN),
+        json!("s"),
+        json!(null),
+        json!([1]),
+    ];
+    for draft in ["https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-04/schema#"] {
+        for types in [
+            json!("number"),
+            json!("integer"),
+            json!(["integer", "number"]),
+            json!("string"),
+            json!(["integer", "string"]),
+            json!(["null", "number"]),
+        ] {
+            let direct = Validator::new(&json!({"$schema": draft, "type": types})).expect("compiles");
+            let flat = json!({"$schema": draft, "items": {"type": types}});
+            let pairs = json!({"$schema": draft, "items": {"type": "array", "maxItems": 3, "items": {"type": types}}});
+            for a in &items {
+                for b in &items {
+                    let expected = direct.is_valid(a) && direct.is_valid(b);
+                    assert_eq!(agree(&flat, &[json!([a, b])]), [expected], "{flat} on [{a}, {b}]");
+                    assert_eq!(agree(&pairs, &[json!([[a, b]])]), [expected], "{pairs} on [[{a}, {b}]]");
+                    assert_eq!(
+                        agree(&pairs, &[json!([[a], [a, b, b]])]),
+                        [expected],
+                        "{pairs} on [[{a}], [{a}, {b}, {b}]]"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -734,7 +734,7 @@ pub enum ItemsPlan {
     /// has any.
     NonePass,
     /// Every item must have one of these types.
-    Types(TypeSet),
+    Types(ItemTypes),
     /// Every item must be an array of `min..=max` items of these types
     /// (coordinates, tuples, matrices).
     ArraysOfTypes {
@@ -743,8 +743,41 @@ pub enum ItemsPlan {
         /// `maxItems` of the inner arrays (`u64::MAX` when absent).
         max: u64,
         /// The types of the inner items.
-        types: TypeSet,
+        types: ItemTypes,
     },
+}
+
+/// The types a fused items loop ([`ItemsPlan`]) admits, sorted once, at
+/// compile time, by how the loop tests an item: sets of one kind (the
+/// coordinates, vectors, ids and name lists of real documents) test the
+/// variant directly, each in a loop of its own; other sets look the
+/// item's type up in the set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemTypes {
+    /// Every number (`number`, with or without `integer`).
+    Numbers,
+    /// The integers alone (`integer`).
+    Integers,
+    /// The strings alone (`string`).
+    Strings,
+    /// Any other set.
+    Mixed(TypeSet),
+}
+
+impl ItemTypes {
+    /// The loop's test for `types`.
+    pub fn of(types: TypeSet) -> ItemTypes {
+        let numbers = TypeSet::single(JsonType::Number);
+        if types == numbers || types == numbers.with(JsonType::Integer) {
+            ItemTypes::Numbers
+        } else if types == TypeSet::single(JsonType::Integer) {
+            ItemTypes::Integers
+        } else if types == TypeSet::single(JsonType::String) {
+            ItemTypes::Strings
+        } else {
+            ItemTypes::Mixed(types)
+        }
+    }
 }
 
 impl ArrayChecks {

@@ -190,7 +190,7 @@ impl TypeSet {
             return true;
         }
         // Without `number`, a number may still pass as an `integer`.
-        bit == JsonType::Number.bit() && self.contains(JsonType::Integer) && admits_integer(value, strict_integers)
+        bit == JsonType::Number.bit() && self.contains(JsonType::Integer) && is_integer(value, strict_integers)
     }
 
     /// The types in the set.
@@ -199,10 +199,11 @@ impl TypeSet {
     }
 }
 
-/// Whether `value` is a number that passes as an `integer`: at once for
-/// machine integers, else by its exact value.
+/// Whether `value` is a number that passes as an `integer` (`1.0` too
+/// unless `strict_integers`): at once for machine integers, else by its
+/// exact value.
 #[inline]
-fn admits_integer(value: &Value, strict_integers: bool) -> bool {
+pub fn is_integer(value: &Value, strict_integers: bool) -> bool {
     let Value::Number(n) = value else { return false };
     n.is_u64() || n.is_i64() || exact_integer(n, strict_integers)
 }

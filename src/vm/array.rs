@@ -3,35 +3,25 @@
 use serde_json::Value;
 use smallvec::SmallVec;
 
-use schemavm_compiler::bytecode::{ArrayChecks, Contains, ItemsPlan, NodeFlags, NodeId, Target};
+use schemavm_compiler::bytecode::{ArrayChecks, Contains, ItemTypes, ItemsPlan, NodeFlags, NodeId, Target};
 use schemavm_compiler::hash::{IdMap, ValueState};
-use schemavm_compiler::value::{self, JsonType, TypeSet};
+use schemavm_compiler::value;
 
 use super::budget::Fuel;
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Stop, Vm};
 use crate::error::ErrorKind;
 
-/// The items a fused loop admits: sets of one kind (numbers, strings:
-/// coordinates, vectors, name lists) test the variant directly, each in
-/// a loop of its own, instead of dispatching on it per item.
-#[derive(Clone, Copy)]
-enum Kind {
-    Numbers,
-    Strings,
-    Mixed,
-}
-
-impl Kind {
-    fn of(types: TypeSet) -> Kind {
-        let numbers = TypeSet::single(JsonType::Number);
-        if types == numbers || types == numbers.with(JsonType::Integer) {
-            Kind::Numbers
-        } else if types == TypeSet::single(JsonType::String) {
-            Kind::Strings
-        } else {
-            Kind::Mixed
+/// Whether every item passes `admits`: a plain loop, always inlined
+/// (`Iterator::all` over a closure is not always, and a call costs the
+/// few items of a small array more than their checks).
+#[inline(always)]
+fn all(items: &[Value], admits: impl Fn(&Value) -> bool) -> bool {
+    for item in items {
+        if !admits(item) {
+            return false;
         }
     }
+    true
 }
 
 /// Whether every item is an array of `min..=max` values passing `admits`,
@@ -82,31 +72,62 @@ fn arrays_of_with<const PAIRS: bool>(
 const PAIRWISE_MAX: usize = 16;
 
 /// Runs the fused items loop of `plan` on `items`, its fuel charged to
-/// `fuel`; `None` if the plan is the general one.
-#[inline]
-fn run_plan(plan: ItemsPlan, items: &[Value], strict: bool, fuel: &mut impl Fuel) -> Result<Option<bool>, Stop> {
+/// `fuel`; `None` if the plan is the general one. The plans without a
+/// loop are decided in place; the loops run in a call of their own if
+/// `LOOP_CALLED` (the VM's array instruction: most arrays of a large
+/// schema have the general plan, and the loops inlined would make it
+/// save six registers for them), else in place too (a check that is
+/// itself out of line, such as [`plan_passes`]).
+#[inline(always)]
+fn run_plan<const LOOP_CALLED: bool>(
+    plan: ItemsPlan,
+    items: &[Value],
+    strict: bool,
+    fuel: &mut impl Fuel,
+) -> Result<Option<bool>, Stop> {
     match plan {
         ItemsPlan::General => Ok(None),
         ItemsPlan::AllPass => Ok(Some(true)),
         ItemsPlan::NonePass => Ok(Some(items.is_empty())),
+        ItemsPlan::Types(_) | ItemsPlan::ArraysOfTypes { .. } if LOOP_CALLED => {
+            called_loop(plan, items, strict, fuel).map(Some)
+        }
+        ItemsPlan::Types(_) | ItemsPlan::ArraysOfTypes { .. } => run_loop(plan, items, strict, fuel).map(Some),
+    }
+}
+
+/// [`run_loop`], out of line.
+#[inline(never)]
+fn called_loop(plan: ItemsPlan, items: &[Value], strict: bool, fuel: &mut impl Fuel) -> Flow {
+    run_loop(plan, items, strict, fuel)
+}
+
+/// The loop of a plan that has one (`Types`, `ArraysOfTypes`; the others
+/// fail, never asked).
+#[inline(always)]
+fn run_loop(plan: ItemsPlan, items: &[Value], strict: bool, fuel: &mut impl Fuel) -> Flow {
+    match plan {
+        ItemsPlan::General | ItemsPlan::AllPass | ItemsPlan::NonePass => Ok(false),
         ItemsPlan::Types(types) => {
             fuel.charge(items.len() as u64)?;
-            Ok(Some(match Kind::of(types) {
-                Kind::Numbers => items.iter().all(Value::is_number),
-                Kind::Strings => items.iter().all(Value::is_string),
-                Kind::Mixed => items.iter().all(|item| types.admits(item, strict)),
-            }))
+            Ok(match types {
+                ItemTypes::Numbers => all(items, Value::is_number),
+                ItemTypes::Integers => all(items, |item| value::is_integer(item, strict)),
+                ItemTypes::Strings => all(items, Value::is_string),
+                ItemTypes::Mixed(types) => all(items, |item| types.admits(item, strict)),
+            })
         }
         ItemsPlan::ArraysOfTypes { min, max, types } => {
-            let (valid, total) = match Kind::of(types) {
-                Kind::Numbers => arrays_of(items, min, max, Value::is_number),
-                Kind::Strings => arrays_of(items, min, max, Value::is_string),
-                Kind::Mixed => arrays_of(items, min, max, |x| types.admits(x, strict)),
+            let (valid, total) = match types {
+                ItemTypes::Numbers => arrays_of(items, min, max, Value::is_number),
+                ItemTypes::Integers => arrays_of(items, min, max, |x| value::is_integer(x, strict)),
+                ItemTypes::Strings => arrays_of(items, min, max, Value::is_string),
+                ItemTypes::Mixed(types) => arrays_of(items, min, max, |x| types.admits(x, strict)),
             };
             if valid {
                 fuel.charge(total)?;
             }
-            Ok(Some(valid))
+            Ok(valid)
         }
     }
 }
@@ -179,7 +200,7 @@ pub(super) fn plan_passes(c: &ArrayChecks, v: &Value, strict: bool, fuel: &mut i
     }
     // (Never the general plan: see `plan_only`.)
     let rest = items.get(start..).unwrap_or_default();
-    if c.rest.is_some() && !run_plan(c.rest_plan, rest, strict, fuel)?.unwrap_or(false) {
+    if c.rest.is_some() && !run_plan::<false>(c.rest_plan, rest, strict, fuel)?.unwrap_or(false) {
         return Ok(false);
     }
     Ok(!c.unique_items || find_duplicate(items, fuel)?.is_none())
@@ -347,7 +368,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// Runs a fused items loop; `None` if the plan is the general one.
     #[inline]
     fn planned_items(&mut self, plan: ItemsPlan, items: Option<&'v [Value]>) -> Result<Option<bool>, Stop> {
-        run_plan(plan, items.unwrap_or_default(), self.strict_integers, &mut self.meter)
+        run_plan::<true>(plan, items.unwrap_or_default(), self.strict_integers, &mut self.meter)
     }
 
     /// Validates `items[start..]` against `rest` (reported under `keyword`).

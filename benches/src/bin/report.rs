@@ -9,7 +9,7 @@
 //! `FILTER` selects the rows whose name contains it (e.g. `iter_errors`,
 //! `fhir`, `mcp`). Progress goes to stderr, the markdown table to stdout.
 //!
-//! Validation rows are timed in [`ROUNDS`] interleaved rounds (each peer
+//! Validation and compile rows are timed in [`ROUNDS`] interleaved rounds (each peer
 //! in turn, then again, the first peer rotating from round to round),
 //! each value the median of its rounds: a slow phase of a shared machine
 //! then slows every peer alike instead of whichever happened to run
@@ -25,8 +25,8 @@ use schemavm_benches::memory::CountingAlloc;
 use schemavm_benches::timing::ns_per_call;
 use schemavm_benches::{Kind, Line, Suite, data_dir, print_table};
 
-/// Interleaved rounds per validation row (compile rows, up to a second
-/// per call for the slowest peer, and memory rows run once).
+/// Interleaved rounds per timed row (validation and compile rows; memory
+/// rows, which do not vary, run once).
 const ROUNDS: u32 = 5;
 
 #[global_allocator]
@@ -48,7 +48,7 @@ fn main() -> Result<(), String> {
         .enumerate()
         .map(|(k, row)| {
             eprintln!("[{}/{}] {}", k + 1, rows.len(), row.name);
-            if matches!(row.kind, Kind::Compile | Kind::Memory) {
+            if row.kind == Kind::Memory {
                 return row.measure(|_, work| Some(ns_per_call(budget, || work.run())));
             }
             let rounds: Vec<Line> = (0..ROUNDS)

@@ -188,7 +188,7 @@ fn plan(program: &Program, rest: NodeId) -> ItemsPlan {
         return ItemsPlan::NonePass;
     }
     if node.flags.contains(NodeFlags::TYPE_ONLY) {
-        return ItemsPlan::Types(node.types);
+        return ItemsPlan::Types(ItemTypes::of(node.types));
     }
     let [Instr::Array(inner)] = program.code(rest) else { return ItemsPlan::General };
     let a = program.operands().array(*inner);
@@ -200,7 +200,7 @@ fn plan(program: &Program, rest: NodeId) -> ItemsPlan {
         (true, Some(r)) if r.flags.contains(NodeFlags::TYPE_ONLY) => ItemsPlan::ArraysOfTypes {
             min: a.min_items.unwrap_or(0),
             max: a.max_items.unwrap_or(u64::MAX),
-            types: r.types,
+            types: ItemTypes::of(r.types),
         },
         _ => ItemsPlan::General,
     }
@@ -796,7 +796,7 @@ fn find_unguarded_cycle(program: &Program, in_place: &Adjacency) -> Result<(), C
 mod tests {
     use serde_json::json;
 
-    use crate::bytecode::{Entry, Instr, ItemsPlan, NodeId, ObjectChecks, Program, QuickCheck, Target};
+    use crate::bytecode::{Entry, Instr, ItemTypes, ItemsPlan, NodeId, ObjectChecks, Program, QuickCheck, Target};
     use crate::value::{JsonType, TypeSet};
     use crate::{CompileOptions, compile};
 
@@ -965,6 +965,18 @@ mod tests {
         assert_eq!(plan(json!({"items": {"description": "x"}, "minItems": 1})), ItemsPlan::AllPass);
         assert_eq!(plan(json!({"items": {"required": ["a"]}})), ItemsPlan::General);
         assert_eq!(plan(json!({"prefixItems": [{}], "items": false})), ItemsPlan::NonePass);
+        // Type sets are sorted by the loop that tests them.
+        let types = |t| plan(json!({"items": {"type": t}}));
+        assert_eq!(types(json!("number")), ItemsPlan::Types(ItemTypes::Numbers));
+        assert_eq!(types(json!(["integer", "number"])), ItemsPlan::Types(ItemTypes::Numbers));
+        assert_eq!(types(json!("integer")), ItemsPlan::Types(ItemTypes::Integers));
+        assert_eq!(types(json!("string")), ItemsPlan::Types(ItemTypes::Strings));
+        let mixed = TypeSet::single(JsonType::Integer).with(JsonType::Null);
+        assert_eq!(types(json!(["integer", "null"])), ItemsPlan::Types(ItemTypes::Mixed(mixed)));
+        assert_eq!(
+            plan(json!({"items": {"type": "array", "minItems": 2, "items": {"type": "integer"}}})),
+            ItemsPlan::ArraysOfTypes { min: 2, max: u64::MAX, types: ItemTypes::Integers }
+        );
     }
 
     #[test]
