@@ -1213,11 +1213,12 @@ fn dependencies_are_searched_only_when_a_trigger_is_present() {
 }
 
 #[test]
-fn fused_item_loops_admit_what_the_type_keyword_admits() {
+fn loops_and_scans_admit_what_the_type_keyword_admits() {
     // Item loops sort their type set once (numbers, integers, strings,
-    // other sets) and test items by variant; every item must still get
-    // exactly the verdict `type` gives it, integral floats and numbers
-    // past the machine integers included, and `integer` strict in draft 4.
+    // other sets) and test items by variant, object scans test `integer`
+    // alone in place; every value must still get exactly the verdict
+    // `type` gives it, integral floats and numbers past the machine
+    // integers included, and `integer` strict in draft 4.
     let items = [
         json!(1),
         json!(-5),
@@ -1242,10 +1243,23 @@ fn fused_item_loops_admit_what_the_type_keyword_admits() {
             let direct = Validator::new(&json!({"$schema": draft, "type": types})).expect("compiles");
             let flat = json!({"$schema": draft, "items": {"type": types}});
             let pairs = json!({"$schema": draft, "items": {"type": "array", "maxItems": 3, "items": {"type": types}}});
+            // Scans of leaves only, and scans with another check beside.
+            let leaves = json!({"$schema": draft, "properties": {"a": {"type": types}}, "additionalProperties": {"type": types}});
+            let mixed = json!({"$schema": draft, "properties": {"a": {"type": types}, "c": {"minLength": 2}},
+                               "additionalProperties": {"type": types}});
             for a in &items {
                 for b in &items {
                     let expected = direct.is_valid(a) && direct.is_valid(b);
                     assert_eq!(agree(&flat, &[json!([a, b])]), [expected], "{flat} on [{a}, {b}]");
+                    for (object, instance) in
+                        [(&leaves, json!({"a": a, "b": b})), (&mixed, json!({"a": a, "b": b, "c": "cc"}))]
+                    {
+                        assert_eq!(
+                            agree(object, std::slice::from_ref(&instance)),
+                            [expected],
+                            "{object} on {instance}"
+                        );
+                    }
                     assert_eq!(agree(&pairs, &[json!([[a, b]])]), [expected], "{pairs} on [[{a}, {b}]]");
                     assert_eq!(
                         agree(&pairs, &[json!([[a], [a, b, b]])]),

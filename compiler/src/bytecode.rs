@@ -883,6 +883,9 @@ pub enum QuickCheck {
     Invalid,
     /// The schema is a bare `type` check: test the value's type in place.
     Types(TypeSet),
+    /// The schema is `type: integer` alone (ids, counts, sizes): test
+    /// the number in place, without looking its type up in a set.
+    Integers,
     /// The schema is cheap: evaluate it during the scan.
     Early,
     /// Evaluate it after the scan, once `required` and the cheap checks

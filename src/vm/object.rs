@@ -18,7 +18,7 @@ use schemavm_compiler::bytecode::{
     Entry, Instr, NodeFlags, NodeId, ObjectChecks, PropertyEntry, QuickCheck, QuickEntry, StringChecks,
 };
 use schemavm_compiler::regex::Regex;
-use schemavm_compiler::value::JsonType;
+use schemavm_compiler::value::{self, JsonType};
 
 use super::budget::Fuel;
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Spare, Stop, Vm, member};
@@ -240,6 +240,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                                     return Ok(false);
                                 }
                             }
+                            QuickCheck::Integers => {
+                                if !value::is_integer(value, self.strict_integers) {
+                                    return Ok(false);
+                                }
+                            }
                             QuickCheck::Early => {
                                 if !self.node::<false>(node, value, ev)? {
                                     return Ok(false);
@@ -290,6 +295,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         QuickCheck::Valid => true,
                         QuickCheck::Invalid => false,
                         QuickCheck::Types(types) => types.admits(value, self.strict_integers),
+                        QuickCheck::Integers => value::is_integer(value, self.strict_integers),
                         QuickCheck::Early
                         | QuickCheck::Deferred
                         | QuickCheck::EmptyArrayPasses
@@ -743,7 +749,9 @@ pub(super) fn sized_object<'v>(
 /// decides them without a VM: the small objects of tool arguments and
 /// configuration are often of this shape.
 pub(super) fn leaf_scan_only(c: &ObjectChecks) -> bool {
-    let leaf = |check: QuickCheck| matches!(check, QuickCheck::Valid | QuickCheck::Invalid | QuickCheck::Types(_));
+    let leaf = |check: QuickCheck| {
+        matches!(check, QuickCheck::Valid | QuickCheck::Invalid | QuickCheck::Types(_) | QuickCheck::Integers)
+    };
     c.quiet_scan
         && c.patterns.is_empty()
         && c.property_names.is_none()
@@ -780,6 +788,7 @@ pub(super) fn leaf_scan_passes(c: &ObjectChecks, v: &Value, strict_integers: boo
         };
         let passed = match check {
             QuickCheck::Types(types) => types.admits(value, strict_integers),
+            QuickCheck::Integers => value::is_integer(value, strict_integers),
             QuickCheck::Invalid => false,
             // `Valid`, and no other check in a leaf scan.
             _ => true,

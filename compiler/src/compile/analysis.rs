@@ -294,6 +294,9 @@ pub(super) fn set_entries(program: &mut Program, quiet_memo: &[bool]) {
     let check = |schema: Option<NodeId>| match schema.and_then(|n| nodes.get(n.index()).map(|node| (n, node))) {
         Some((_, n)) if n.entry.passes_untracked() => QuickCheck::Valid,
         Some((_, n)) if n.entry == Entry::Invalid => QuickCheck::Invalid,
+        Some((_, n)) if n.entry == Entry::Types && n.types == TypeSet::single(JsonType::Integer) => {
+            QuickCheck::Integers
+        }
         Some((_, n)) if n.entry == Entry::Types => QuickCheck::Types(n.types),
         Some((_, n)) if n.flags.contains(NodeFlags::CHEAP) => QuickCheck::Early,
         Some((id, _)) => deferred.get(id.index()).copied().unwrap_or_default(),
@@ -843,7 +846,9 @@ mod tests {
             "record": {"type": "object", "properties": {"y": {"type": "array", "items": {"type": "string"}}}},
             "needs": {"required": ["k"], "properties": {"k": {"type": "array", "items": {"type": "string"}}}},
             "both": {"type": "array", "items": {"type": "object"}, "not": {"const": []}},
-            "flag": {"type": "boolean"}
+            "flag": {"type": "boolean"},
+            "count": {"type": "integer"},
+            "size": {"type": ["integer", "null"]}
         }});
         let program = compile(&schema, &CompileOptions::default()).expect("compiles");
         let mut found = checks(root_object(&program));
@@ -856,6 +861,9 @@ mod tests {
         // Two instructions: `not` must run on an empty array too.
         assert_eq!(find("both"), Some(QuickCheck::Deferred));
         assert!(matches!(find("flag"), Some(QuickCheck::Types(_))));
+        assert_eq!(find("count"), Some(QuickCheck::Integers));
+        let integer_or_null = TypeSet::single(JsonType::Integer).with(JsonType::Null);
+        assert_eq!(find("size"), Some(QuickCheck::Types(integer_or_null)));
     }
 
     #[test]
