@@ -1271,3 +1271,51 @@ fn loops_and_scans_admit_what_the_type_keyword_admits() {
         }
     }
 }
+
+#[test]
+fn tuples_decide_as_the_vm_under_every_budget() {
+    // Tuples run in place on the boolean path (at the root without the
+    // node dispatch, nested through their targets: verdicts, bare types,
+    // number checks, objects, `oneOf` lists); every verdict, under every
+    // budget, must be the recording VM's.
+    let draft7 = "http://json-schema.org/draft-07/schema#";
+    let tuple = json!([
+        {"type": "object", "required": ["k"]},
+        {"type": "integer", "minimum": 0},
+        {"oneOf": [{"type": "string"}, {"type": "null"}]},
+        {"type": "string"},
+        {"multipleOf": 0.5},
+        false
+    ]);
+    let root = json!({"$schema": draft7, "items": tuple, "additionalItems": false});
+    let nested = json!({"$schema": draft7, "properties": {"t": {"items": tuple, "additionalItems": false}}});
+    let arrays = [
+        json!([{"k": 1}, 3, "s", "x", 1.5]),
+        json!([{"k": 1}, -3, "s", "x", 1.5]),
+        json!([{}, 3, "s", "x", 1.5]),
+        json!([{}, -3, "s", "x", 1.5]),
+        json!([{"k": 1}, 3, 7, "x", 1.5]),
+        json!([{"k": 1}, 3, "s", 4, 1.5]),
+        json!([{"k": 1}, 3, "s", "x", 1.25]),
+        json!([{"k": 1}, 3, "s", "x", 1.5, 0]),
+        json!([{"k": 1}, 3.0, null]),
+        json!([{"k": 1}, 1e300]),
+        json!([]),
+        json!("not an array"),
+    ];
+    for schema in [&root, &nested] {
+        let instances: Vec<Value> =
+            arrays.iter().map(|a| if schema == &root { a.clone() } else { json!({"t": a}) }).collect();
+        for fuel in 0..24 {
+            let budget = schemavm::Budget { fuel, ..schemavm::Budget::default() };
+            let v = Validator::options().budget(budget).build(schema).expect("schema compiles");
+            for i in &instances {
+                let vm = matches!(v.outcome_with(i, &budget), schemavm::Outcome::Valid);
+                assert_eq!(v.is_valid(i), vm, "{schema} on {i} with fuel {fuel}");
+            }
+        }
+        // `3.0` and `1e300` are integers in draft 7; a non-array passes.
+        let expected = [true, false, false, false, false, false, false, false, true, true, true, true];
+        assert_eq!(agree(schema, &instances), expected, "{schema}");
+    }
+}
