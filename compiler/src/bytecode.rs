@@ -916,6 +916,29 @@ impl QuickCheck {
             _ => true,
         }
     }
+
+    /// The verdict on `value` of a check decided by the value alone (a
+    /// leaf: [`QuickCheck::Valid`], [`QuickCheck::Invalid`], a type), as
+    /// `type` decides it (`integer` admits `1.0` unless `strict_integers`);
+    /// `None` for a check that evaluates its schema.
+    #[inline(always)]
+    pub fn leaf_verdict(self, value: &Value, strict_integers: bool) -> Option<bool> {
+        match self {
+            QuickCheck::Valid => Some(true),
+            QuickCheck::Invalid => Some(false),
+            QuickCheck::Types(types) => Some(types.admits(value, strict_integers)),
+            QuickCheck::Integers => Some(crate::value::is_integer(value, strict_integers)),
+            QuickCheck::Early | QuickCheck::Deferred | QuickCheck::EmptyArrayPasses | QuickCheck::EmptyObjectPasses => {
+                None
+            }
+        }
+    }
+
+    /// Whether the check is a leaf ([`QuickCheck::leaf_verdict`] decides it).
+    #[inline]
+    pub fn is_leaf(self) -> bool {
+        matches!(self, QuickCheck::Valid | QuickCheck::Invalid | QuickCheck::Types(_) | QuickCheck::Integers)
+    }
 }
 
 /// What a scan that records nothing needs of a [`PropertyEntry`], kept in
