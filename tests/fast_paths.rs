@@ -1319,3 +1319,77 @@ fn tuples_decide_as_the_vm_under_every_budget() {
         assert_eq!(agree(schema, &instances), expected, "{schema}");
     }
 }
+
+/// Every object whose names are drawn from `names`: all subsets, and
+/// larger objects (with names no alternative mentions) past the size at
+/// which the VM stops deciding by presence.
+fn objects_over(names: &[&str]) -> Vec<Value> {
+    let mut objects = Vec::new();
+    for mask in 0u32..(1 << names.len()) {
+        let members = names.iter().enumerate().filter(|(i, _)| mask >> i & 1 == 1);
+        let mut object: serde_json::Map<String, Value> = members.map(|(_, n)| (n.to_string(), json!(1))).collect();
+        objects.push(Value::Object(object.clone()));
+        for extra in 0..2 * names.len() + 3 {
+            object.insert(format!("other{extra}"), json!(extra));
+        }
+        objects.push(Value::Object(object));
+    }
+    objects.extend([json!(null), json!(1), json!("a"), json!([])]);
+    objects
+}
+
+#[test]
+fn lists_of_required_names_decide_as_each_alternative_does() {
+    // Each list, and a twin whose alternatives also bound the size (by
+    // a bound no instance reaches), which the VM runs one alternative at
+    // a time: the verdicts must be the same, on every path.
+    let lists: [Vec<Value>; 6] = [
+        vec![json!({"required": ["a"]}), json!({"required": ["b"]})],
+        vec![json!({"required": ["a"]}), json!({"required": ["b"]}), json!({"required": ["a"]})],
+        vec![json!({"required": ["a", "b"]}), json!({"required": ["c"]}), json!({"required": ["b", "a"]})],
+        vec![json!({"required": ["a", "b"]}), json!({}), json!({"required": ["d"]})],
+        vec![json!({"required": ["a"], "type": "object"}), json!({"required": ["c", "d"]})],
+        (0..40).map(|i| json!({"required": [format!("n{i}")]})).chain([json!({"required": ["a"]})]).collect(),
+    ];
+    let names = ["a", "b", "c", "d", "n39"];
+    let instances = objects_over(&names);
+    for list in lists {
+        let bounded: Vec<Value> = list
+            .iter()
+            .map(|alt| {
+                let mut alt = alt.as_object().cloned().unwrap_or_default();
+                alt.insert("maxProperties".into(), json!(1_000_000));
+                Value::Object(alt)
+            })
+            .collect();
+        for keyword in ["anyOf", "oneOf"] {
+            for wrap in [false, true] {
+                let make = |alternatives: &Vec<Value>| {
+                    let list = json!({ keyword: alternatives });
+                    if wrap { json!({"not": list}) } else { list }
+                };
+                let (schema, twin) = (make(&list), make(&bounded));
+                let verdicts = agree(&schema, &instances);
+                assert_eq!(verdicts, agree(&twin, &instances), "{schema}");
+                // Not every instance decides the same way (but an `anyOf`
+                // with `{}` passes everything).
+                if keyword == "oneOf" || !list.contains(&json!({})) {
+                    assert!(verdicts.contains(&true) && verdicts.contains(&false), "{schema}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn lists_of_required_names_charge_fuel_per_member() {
+    // 200 forbidden names, the renovate configuration schema's way: an
+    // object's check costs about its members, not the alternatives.
+    let alternatives: Vec<Value> = (0..200).map(|i| json!({"required": [format!("n{i}")]})).collect();
+    let schema = json!({"not": {"anyOf": alternatives}});
+    let small = json!({"extends": ["config:base"]});
+    assert!(fuel_needed(&schema, &small) < 20, "{}", fuel_needed(&schema, &small));
+    let v = Validator::new(&schema).expect("compiles");
+    assert!(v.is_valid(&small));
+    assert!(!v.is_valid(&json!({"extends": [], "n199": 1})));
+}

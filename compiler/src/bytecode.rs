@@ -1470,11 +1470,84 @@ pub(crate) struct ListEntry {
     /// alternatives all admit everything). In place, not boxed: an
     /// `anyOf`/`oneOf` reads them before anything else.
     pub(crate) masks: Option<AlternativeMasks>,
-    /// The discriminator of an `anyOf`/`oneOf`, if it has one.
-    pub(crate) discriminator: Option<Box<Discriminator>>,
+    /// What narrows an `anyOf`/`oneOf` by an object's members, if
+    /// anything does.
+    pub(crate) by_members: Option<Box<ObjectNarrowing>>,
     /// The [`TypeSwitch`] of an `anyOf`/`oneOf` whose alternatives split
     /// the kinds of values (set with the node entries).
     pub(crate) type_switch: Option<Box<TypeSwitch>>,
+}
+
+impl ListEntry {
+    /// The list's discriminator, if it has one.
+    pub(crate) fn discriminator(&self) -> Option<&Discriminator> {
+        self.by_members.as_deref().and_then(|b| b.discriminator.as_ref())
+    }
+
+    /// The list's discriminator, to fill in.
+    pub(crate) fn discriminator_mut(&mut self) -> Option<&mut Discriminator> {
+        self.by_members.as_deref_mut().and_then(|b| b.discriminator.as_mut())
+    }
+
+    /// Sets the list's discriminator.
+    pub(crate) fn set_discriminator(&mut self, d: Option<Discriminator>) {
+        self.narrow(|b| b.discriminator = d);
+    }
+
+    /// Sets the list's presence list.
+    pub(crate) fn set_presence(&mut self, p: Option<PresenceList>) {
+        self.narrow(|b| b.presence = p);
+    }
+
+    /// Changes [`ListEntry::by_members`], which stays `None` while it
+    /// narrows nothing.
+    fn narrow(&mut self, change: impl FnOnce(&mut ObjectNarrowing)) {
+        let mut b = self.by_members.take().map_or_else(ObjectNarrowing::default, |b| *b);
+        change(&mut b);
+        if b.discriminator.is_some() || b.presence.is_some() {
+            self.by_members = Some(Box::new(b));
+        }
+    }
+}
+
+/// What narrows the alternatives of an `anyOf`/`oneOf` by an object's
+/// members on the boolean path: one box per list, so that a list without
+/// either reads one word for both.
+#[derive(Debug, Clone, Default)]
+pub struct ObjectNarrowing {
+    /// The list's presence list: decides an object outright.
+    pub presence: Option<PresenceList>,
+    /// The list's discriminator: chooses the candidates.
+    pub discriminator: Option<Discriminator>,
+}
+
+/// An `anyOf`/`oneOf` whose alternatives each only require property
+/// names (`{"required": ["a", "b"]}`, or `{}`, which requires none): on
+/// an object, an alternative passes when the object has every name it
+/// requires. Schemas in the wild spell "at least one of", "exactly one
+/// of" and, under `not`, "none of" these properties this way, sometimes
+/// with a hundred alternatives; the VM decides an object from one pass
+/// over its members instead of one alternative at a time.
+#[derive(Debug, Clone)]
+pub struct PresenceList {
+    /// Every name some alternative requires. When [`PresenceList::sets`]
+    /// is `None`, each name's payload is how many alternatives require
+    /// it (and nothing else).
+    pub names: KeyTable<u32>,
+    /// Per alternative, in order, the indices in `names` of the names it
+    /// requires; `None` when every alternative requires exactly one name
+    /// (the payloads then decide). At most [`PresenceList::MOST_NAMES`]
+    /// names when present.
+    pub sets: Option<Box<[Box<[u8]>]>>,
+    /// The number of alternatives.
+    pub alternatives: u32,
+}
+
+impl PresenceList {
+    /// Most names a list of [`PresenceList::sets`] has: a set's indices
+    /// are bytes, and the names an object has fit a bitset of four
+    /// words.
+    pub const MOST_NAMES: usize = 256;
 }
 
 /// The static annotations of a program's nodes: those of each node that
@@ -1569,14 +1642,19 @@ impl Operands {
     /// [quick list](Operands::quick_list) and its
     /// [discriminator](Operands::discriminator), read at once.
     #[inline]
-    pub fn narrowing(&self, id: ListId) -> (Option<&TypeSwitch>, &[NodeId], Option<&Discriminator>) {
+    pub fn narrowing(&self, id: ListId) -> Narrowing<'_> {
         let l = &self.lists[id.index()];
-        (l.type_switch.as_deref(), &l.quick, l.discriminator.as_deref())
+        Narrowing { switch: l.type_switch.as_deref(), quick: &l.quick, by_members: l.by_members.as_deref() }
+    }
+    /// The [`PresenceList`] of an `anyOf`/`oneOf` list, if it has one.
+    #[inline]
+    pub fn presence(&self, id: ListId) -> Option<&PresenceList> {
+        self.lists.get(id.index()).and_then(|l| l.by_members.as_deref()?.presence.as_ref())
     }
     /// The discriminator of an `anyOf`/`oneOf` list, if it has one.
     #[inline]
     pub fn discriminator(&self, id: ListId) -> Option<&Discriminator> {
-        self.lists.get(id.index()).and_then(|l| l.discriminator.as_deref())
+        self.lists.get(id.index()).and_then(ListEntry::discriminator)
     }
     /// Which alternatives of list `id` (of an `anyOf`/`oneOf`) admit
     /// each kind of value, if known.
@@ -1590,6 +1668,19 @@ impl Operands {
     pub fn type_switch(&self, id: ListId) -> Option<&TypeSwitch> {
         self.lists.get(id.index()).and_then(|l| l.type_switch.as_deref())
     }
+}
+
+/// What narrows the alternatives of an `anyOf`/`oneOf` on the boolean
+/// path ([`Operands::narrowing`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Narrowing<'p> {
+    /// The list's [type switch](Operands::type_switch).
+    pub switch: Option<&'p TypeSwitch>,
+    /// The list's [quick list](Operands::quick_list).
+    pub quick: &'p [NodeId],
+    /// The list's [discriminator](Operands::discriminator) and
+    /// [presence list](Operands::presence).
+    pub by_members: Option<&'p ObjectNarrowing>,
 }
 
 /// The tables of a [`Program`] that most small programs leave empty.

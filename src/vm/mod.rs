@@ -50,8 +50,8 @@ use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
     ArrayChecks, ArrayId, CondId, Contains, ContentId, Decision, DynamicRefId, Entry, EnumId, EnumSet, Instr, ListId,
-    NodeFlags, NodeId, NumberChecks, NumberId, ObjectId, Operands, Program, ResourceId, StringChecks, StringId, Target,
-    TypeSwitch, ValueId,
+    Narrowing, NodeFlags, NodeId, NumberChecks, NumberId, ObjectId, Operands, Program, ResourceId, StringChecks,
+    StringId, Target, TypeSwitch, ValueId,
 };
 use schemavm_compiler::value::TypeSet;
 
@@ -1994,13 +1994,19 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// the recording path's bookkeeping, as [`Vm::object_quietly`] is.
     #[inline(never)]
     fn alternatives_quietly(&mut self, combine: Combine, list_id: ListId, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        let (switch, list, d) = self.ops.narrowing(list_id);
+        let Narrowing { switch, quick: list, by_members } = self.ops.narrowing(list_id);
         if let Some(switch) = switch {
             // One alternative admits the value's kind: its verdict.
             return self.target(switch.target(v, self.strict_integers), v, ev);
         }
-        if let (Some(d), Value::Object(map)) = (d, v) {
-            if let Some((order, decision)) = d.choose(member(map, &d.property)) {
+        if let (Some(by_members), Value::Object(map)) = (by_members, v) {
+            if let Some(p) = &by_members.presence {
+                if map.len() <= object::PRESENCE_MEMBERS_PER_ALTERNATIVE.saturating_mul(p.alternatives as usize) {
+                    return object::presence_passes(p, combine == Combine::Any, map, &mut self.meter);
+                }
+            }
+            let chosen = by_members.discriminator.as_ref().and_then(|d| d.choose(member(map, &d.property)));
+            if let Some((order, decision)) = chosen {
                 // The value names one alternative: the verdict is that of
                 // the node it leads to, past nested lists the same property
                 // discriminates.

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
-    Entry, Instr, NodeFlags, NodeId, ObjectChecks, PropertyEntry, QuickCheck, QuickEntry, StringChecks,
+    Entry, Instr, NodeFlags, NodeId, ObjectChecks, PresenceList, PropertyEntry, QuickCheck, QuickEntry, StringChecks,
 };
 use schemavm_compiler::regex::Regex;
 use schemavm_compiler::value::{self, JsonType};
@@ -700,6 +700,53 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 /// [`counts_pass`] decides them without a VM.
 pub(super) fn counts_only(c: &ObjectChecks) -> bool {
     (!c.quiet_scan || c.passing_sizes.1 == 0) && c.dependents().is_empty()
+}
+
+/// Objects with at most this many members per alternative are decided
+/// by [`presence_passes`]; larger ones by the alternatives one at a time,
+/// each looking its names up (a few alternatives, a long object).
+pub(super) const PRESENCE_MEMBERS_PER_ALTERNATIVE: usize = 2;
+
+/// Whether object `map` passes an `anyOf` (`any`) or `oneOf` of
+/// required-only alternatives, [`PresenceList`] `p`, from the names it
+/// has: a unit of fuel per member looked up, and per alternative when
+/// each requires a set of names.
+pub(super) fn presence_passes(p: &PresenceList, any: bool, map: &Map<String, Value>, fuel: &mut impl Fuel) -> Flow {
+    fuel.charge(map.len() as u64)?;
+    let Some(sets) = &p.sets else {
+        // Each alternative requires one name: count the alternatives the
+        // object's names pass.
+        let mut passed = 0u64;
+        for key in map.keys() {
+            if let Some((_, alone)) = p.names.find_with_payload(key) {
+                passed += u64::from(alone);
+                if any || passed > 1 {
+                    return Ok(any);
+                }
+            }
+        }
+        return Ok(!any && passed == 1);
+    };
+    let mut present = [0u64; PresenceList::MOST_NAMES / 64];
+    for key in map.keys() {
+        if let Some(i) = p.names.find(key) {
+            if let Some(word) = present.get_mut(i as usize / 64) {
+                *word |= 1 << (i % 64);
+            }
+        }
+    }
+    let has = |i: u8| present.get(usize::from(i) / 64).is_some_and(|word| word >> (i % 64) & 1 == 1);
+    fuel.charge(sets.len() as u64)?;
+    let mut passed = 0usize;
+    for set in sets.iter() {
+        if set.iter().all(|&i| has(i)) {
+            passed += 1;
+            if any || passed > 1 {
+                return Ok(any);
+            }
+        }
+    }
+    Ok(!any && passed == 1)
 }
 
 /// Whether object checks `c` are settled by an object's size alone:

@@ -968,12 +968,7 @@ impl<'a> Graph<'a> {
             children: 0,
             tag_at: Vec::with_capacity(n + 1),
             tags: Vec::new(),
-            sets: program
-                .operands()
-                .lists
-                .iter()
-                .map(|list| sets_of(list.discriminator.as_deref(), list.nodes.len()))
-                .collect(),
+            sets: program.operands().lists.iter().map(|list| sets_of(list.discriminator(), list.nodes.len())).collect(),
             sets_id: Vec::new(),
             private: Vec::new(),
         };

@@ -459,18 +459,18 @@ fn discriminate<'p>(program: &'p Program, list: &[NodeId]) -> Option<Discriminat
 /// Finds the discriminator of every `anyOf`/`oneOf` list (their
 /// [`Candidates::decisive`] nodes are left to [`settle_all`]).
 pub(super) fn find(program: &mut Program) {
-    let mut found: Vec<Option<Box<Discriminator>>> = vec![None; program.operands().lists.len()];
+    let mut found: Vec<Option<Discriminator>> = vec![None; program.operands().lists.len()];
     for instr in &program.code {
         if let Instr::AnyOf(l) | Instr::OneOf(l) = *instr {
             if let Some(slot) = found.get_mut(l.index()) {
                 if slot.is_none() {
-                    *slot = discriminate(program, program.operands().list(l)).map(Box::new);
+                    *slot = discriminate(program, program.operands().list(l));
                 }
             }
         }
     }
     for (list, d) in program.operands_mut().lists.iter_mut().zip(found) {
-        list.discriminator = d;
+        list.set_discriminator(d);
     }
 }
 
@@ -483,7 +483,7 @@ pub(super) fn settle_all(program: &mut Program) {
         .lists
         .iter()
         .map(|entry| {
-            let (Some(d), list) = (entry.discriminator.as_deref(), &entry.quick) else { return Vec::new() };
+            let (Some(d), list) = (entry.discriminator(), &entry.quick) else { return Vec::new() };
             (d.values.keys().zip(d.slots.iter()))
                 .map(|(value, slot)| match *slot.order {
                     [only] => list.get(only as usize).map(|&node| settle(program, node, &d.property, value)),
@@ -493,7 +493,7 @@ pub(super) fn settle_all(program: &mut Program) {
         })
         .collect();
     for (entry, decisive) in program.operands_mut().lists.iter_mut().zip(decisive) {
-        for (slot, node) in entry.discriminator.iter_mut().flat_map(|d| d.slots.iter_mut()).zip(decisive) {
+        for (slot, node) in entry.discriminator_mut().into_iter().flat_map(|d| d.slots.iter_mut()).zip(decisive) {
             slot.decisive = node;
         }
     }
@@ -509,7 +509,7 @@ pub(super) fn settle_all(program: &mut Program) {
 fn pin_all(program: &mut Program) {
     let mut wanted: Vec<(usize, usize, ObjectId, u32, bool)> = Vec::new();
     for (list, entry) in program.operands().lists.iter().enumerate() {
-        let Some(d) = entry.discriminator.as_deref() else { continue };
+        let Some(d) = entry.discriminator() else { continue };
         for (at, (value, slot)) in d.values.keys().zip(d.slots.iter()).enumerate() {
             let found = slot.decisive.and_then(|node| pinned_entry(program, node, &d.property, value));
             if let Some((object, entry, counted)) = found {
@@ -549,7 +549,7 @@ fn pin_all(program: &mut Program) {
             .operands_mut()
             .lists
             .get_mut(list)
-            .and_then(|l| l.discriminator.as_deref_mut())
+            .and_then(|l| l.discriminator_mut())
             .and_then(|d| d.slots.get_mut(at));
         if let Some(slot) = slot {
             slot.pinned = Some(if counted { Decision::CountedObject(copy) } else { Decision::Object(copy) });
@@ -943,7 +943,7 @@ mod tests {
             objects.filter(|(i, _)| in_code.contains(i) != copies).map(|(_, o)| o.entries.len()).sum()
         };
         // Copies of `big` were wanted (one per list) and some made.
-        let discriminators = program.operands().lists.iter().filter_map(|l| l.discriminator.as_deref());
+        let discriminators = program.operands().lists.iter().filter_map(|l| l.discriminator());
         let pinned_big = discriminators.flat_map(|d| d.slots.iter()).filter(|slot| {
             matches!(slot.pinned, Some(Decision::Object(o) | Decision::CountedObject(o)) if program.operands().object(o).entries.len() == n)
         });

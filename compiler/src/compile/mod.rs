@@ -14,6 +14,7 @@ mod analysis;
 mod annotations;
 mod cost;
 mod discriminator;
+mod presence;
 mod schema;
 
 use std::sync::Arc;
@@ -380,6 +381,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         analysis::set_entries(&mut program, &quiet_memo);
         analysis::plan_items(&mut program);
         discriminator::settle_all(&mut program);
+        presence::find(&mut program);
         program.drop_empty_tables();
         Ok(program)
     }
