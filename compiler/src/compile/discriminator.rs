@@ -30,6 +30,7 @@ use std::collections::{BTreeMap, btree_map};
 
 use super::analysis;
 use crate::bytecode::*;
+use crate::hash::{TextMap, TextSet};
 use crate::lookup::KeyTable;
 use crate::value::JsonType;
 
@@ -42,12 +43,7 @@ fn pinned<'p>(program: &'p Program, node: NodeId, property: &str, hops: usize) -
         return None;
     }
     let mut result: Option<Vec<&'p str>> = None;
-    let mut narrow = |values: Vec<&'p str>| {
-        result = Some(match result.take() {
-            None => values,
-            Some(prev) => prev.into_iter().filter(|v| values.contains(v)).collect(),
-        });
-    };
+    let mut narrow = |values: Vec<&'p str>| intersect(&mut result, values);
     for instr in program.code(node) {
         match *instr {
             Instr::Object(o) => {
@@ -98,12 +94,7 @@ fn constants<'p>(program: &'p Program, node: NodeId, hops: usize) -> Option<Vec<
         return None;
     }
     let mut result: Option<Vec<&'p str>> = None;
-    let mut narrow = |values: Vec<&'p str>| {
-        result = Some(match result.take() {
-            None => values,
-            Some(prev) => prev.into_iter().filter(|v| values.contains(v)).collect(),
-        });
-    };
+    let mut narrow = |values: Vec<&'p str>| intersect(&mut result, values);
     for instr in program.code(node) {
         match *instr {
             // A `const` that is not a string admits a value the string
@@ -203,14 +194,38 @@ fn object_names<'p, I: IntoIterator<Item = &'p str>>(
     }
 }
 
-/// Adds to `set` the `values` it does not hold yet. (Lists of a schema's
-/// pinned values: short, so a scan beats hashing.)
+/// Sets of values longer than this are hashed; shorter ones (most
+/// schemas' pinned values and names) are scanned.
+const SCANNED_VALUES: usize = 16;
+
+/// Adds to `set` the `values` it does not hold yet, in order. (A short
+/// set is scanned; a long one, as an `enum` of hundreds of licence names
+/// makes, is hashed, so that the whole costs linear time.)
 fn add_distinct<'p>(set: &mut Vec<&'p str>, values: impl IntoIterator<Item = &'p str>) {
+    let mut seen: Option<TextSet<&'p str>> = None;
     for v in values {
-        if !set.contains(&v) {
+        let new = match &mut seen {
+            None if set.len() < SCANNED_VALUES => !set.contains(&v),
+            None => seen.insert(set.iter().copied().collect()).insert(v),
+            Some(seen) => seen.insert(v),
+        };
+        if new {
             set.push(v);
         }
     }
+}
+
+/// Narrows `result` (`None`: no constraint yet) to the `values` it
+/// holds, in its order.
+fn intersect<'p>(result: &mut Option<Vec<&'p str>>, values: Vec<&'p str>) {
+    *result = Some(match result.take() {
+        None => values,
+        Some(prev) if values.len() <= SCANNED_VALUES => prev.into_iter().filter(|v| values.contains(v)).collect(),
+        Some(prev) => {
+            let values: TextSet<&str> = values.into_iter().collect();
+            prev.into_iter().filter(|v| values.contains(v)).collect()
+        }
+    });
 }
 
 /// What one alternative makes of a property (see the module docs).
@@ -404,6 +419,7 @@ fn discriminate<'p>(program: &'p Program, list: &[NodeId]) -> Option<Discriminat
     let (_, property, per_branch) = best?;
     let mut values: Vec<Box<str>> = Vec::new();
     let mut slots: Vec<Vec<u32>> = Vec::new();
+    let mut slot_of: TextMap<&str, usize> = TextMap::default();
     let mut always = Vec::new();
     let mut absent = Vec::new();
     for (i, c) in per_branch.iter().enumerate() {
@@ -417,14 +433,13 @@ fn discriminate<'p>(program: &'p Program, list: &[NodeId]) -> Option<Discriminat
         match &c.pins {
             None => always.push(i),
             Some(vals) => {
-                for v in vals {
-                    match values.iter().position(|x| **x == **v) {
-                        Some(slot) => slots.get_mut(slot)?.push(i),
-                        None => {
-                            values.push((*v).into());
-                            slots.push(vec![i]);
-                        }
-                    }
+                for &v in vals {
+                    let slot = *slot_of.entry(v).or_insert_with(|| {
+                        values.push(v.into());
+                        slots.push(Vec::new());
+                        slots.len() - 1
+                    });
+                    slots.get_mut(slot)?.push(i);
                 }
             }
         }
@@ -654,6 +669,49 @@ fn passed_to(program: &Program, node: NodeId, property: &str, value: &str) -> Op
 #[cfg(test)]
 mod tests {
     use serde_json::{Value, json};
+
+    use super::{SCANNED_VALUES, add_distinct, intersect};
+
+    #[test]
+    fn distinct_values_and_intersections_keep_order_short_and_long() {
+        // Sets below and past the size where they are hashed, built and
+        // narrowed as plain scans would.
+        for n in [0, 3, SCANNED_VALUES - 1, SCANNED_VALUES, SCANNED_VALUES + 1, 200] {
+            let names: Vec<String> = (0..n).map(|i| format!("v{}", (i * 7) % (n.max(1) + 3))).collect();
+            let values: Vec<&str> = names.iter().map(String::as_str).collect();
+            let mut set = vec!["v1", "x"];
+            add_distinct(&mut set, values.iter().copied().chain(values.iter().copied()));
+            let mut expected = vec!["v1", "x"];
+            for v in &values {
+                if !expected.contains(v) {
+                    expected.push(v);
+                }
+            }
+            assert_eq!(set, expected, "{n}");
+            let mut result = Some(set.clone());
+            let evens: Vec<&str> = set.iter().copied().step_by(2).chain(["absent"]).collect();
+            intersect(&mut result, evens.clone());
+            let kept: Vec<&str> = set.iter().copied().filter(|v| evens.contains(v)).collect();
+            assert_eq!(result.as_deref(), Some(&*kept), "{n}");
+            let mut first = None;
+            intersect(&mut first, evens.clone());
+            assert_eq!(first, Some(evens), "{n}");
+        }
+    }
+
+    #[test]
+    fn tags_of_thousands_of_values_get_one_slot_each() {
+        // Two variants tagged by enums of 1,000 names each (licence and
+        // country lists are this long): every name leads to its variant.
+        let tags = |prefix: &str| (0..1000).map(|i| format!("{prefix}{i}")).collect::<Vec<_>>();
+        let variant = |prefix: &str| json!({"properties": {"kind": {"enum": tags(prefix)}, prefix: {"type": "string"}}, "required": ["kind"]});
+        let schema = json!({"oneOf": [variant("a"), variant("b")]});
+        let found = discriminators(schema);
+        let [(property, values)] = &found[..] else { panic!("one discriminator: {found:?}") };
+        assert_eq!(property, "kind");
+        assert_eq!(values.len(), 2000);
+        assert_eq!((&values[0][..], &values[1999][..]), ("a0", "b999"));
+    }
 
     use crate::bytecode::{Decision, Discriminator, Instr, Program, QuickCheck};
     use crate::{CompileOptions, compile};
