@@ -347,10 +347,14 @@ impl Selectivity {
     }
 
     /// Whether the property is worth a lookup: it pins two alternatives
-    /// or more, or its absence rules one out (when it is present, its
-    /// value or presence may rule out others).
+    /// or more to sets that differ (so that some value rules one out), or
+    /// its absence rules one out (when it is present, its value or
+    /// presence may rule out others). Alternatives that all pin it to the
+    /// same values (a `country` code list in both a person and an
+    /// organization) leave every valid value all of them: such a lookup
+    /// would cost each object a search and each list a table.
     fn useful(&self) -> bool {
-        self.pinned >= 2 || self.absent_pruned >= 1
+        (self.pinned >= 2 && self.pins < self.pinned * self.values) || self.absent_pruned >= 1
     }
 
     /// More alternatives pinned; as many with fewer candidates per value
@@ -697,6 +701,25 @@ mod tests {
             intersect(&mut first, evens.clone());
             assert_eq!(first, Some(evens), "{n}");
         }
+    }
+
+    #[test]
+    fn a_property_pinned_to_the_same_values_everywhere_does_not_discriminate() {
+        // A person or an organization, each with a country from the same
+        // list: every code leaves both candidates.
+        let country = json!({"enum": ["AD", "AE", "AF"]});
+        let person = json!({"properties": {"country": country, "given": {"type": "string"}}});
+        let entity = json!({"properties": {"country": country, "name": {"type": "string"}}});
+        assert_eq!(discriminators(json!({"anyOf": [person, entity]})), []);
+        // One list narrower than the other: "AF" leaves one candidate.
+        let narrower = json!({"properties": {"country": {"enum": ["AD", "AE"]}}});
+        let found = discriminators(json!({"anyOf": [person, narrower]}));
+        assert_eq!(found.len(), 1, "{found:?}");
+        // The same values, and one alternative requiring the property:
+        // its absence rules that one out.
+        let required = json!({"properties": {"country": country}, "required": ["country"]});
+        let found = discriminators(json!({"anyOf": [person, required]}));
+        assert_eq!(found.len(), 1, "{found:?}");
     }
 
     #[test]
