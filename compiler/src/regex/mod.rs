@@ -344,12 +344,13 @@ impl Regex {
             }
             Engine::Linear => {
                 let leftmost = ast.root.has_not_word_boundary();
-                // The meta regex first: a pattern it rejects as too big is
-                // not worth determinizing.
-                let re = build_linear(&ast, limits)?;
+                // The table first: when it answers, the meta regex (a
+                // forward and a reverse NFA, and more) is not built at
+                // all. A pattern too big for the NFA limit gets no table
+                // and is reported by the meta regex's build.
                 match if leftmost { None } else { build_small_dfa(&ast, limits) } {
                     Some(table) => Matcher::Table { table, engine: Engine::Linear },
-                    None => Matcher::Linear { re, leftmost },
+                    None => Matcher::Linear { re: build_linear(&ast, limits)?, leftmost },
                 }
             }
             Engine::Backtracking => Matcher::Backtracking(Box::new(build_backtracking(&ast, limits)?)),
