@@ -1393,3 +1393,73 @@ fn lists_of_required_names_charge_fuel_per_member() {
     assert!(v.is_valid(&small));
     assert!(!v.is_valid(&json!({"extends": [], "n199": 1})));
 }
+
+#[test]
+fn conditions_on_a_tag_decide_as_every_condition_does() {
+    // An allOf of if/then conditions on "type" (a tagged union written
+    // without oneOf), and a twin whose conditions each have `"else":
+    // true`, which the VM runs condition by condition: the same verdicts
+    // on every path.
+    let when = |tag: Value, then: Value| json!({"if": {"properties": {"type": tag}}, "then": then});
+    let members = vec![
+        when(json!({"const": "a"}), json!({"required": ["x"], "properties": {"x": {"type": "string"}}})),
+        when(json!({"enum": ["b", "c"]}), json!({"required": ["y"]})),
+        json!({"if": {"properties": {"type": {"const": "c"}}, "required": ["type"]}, "then": {"required": ["z"]}}),
+        when(json!({"const": "d"}), json!(false)),
+        json!({"if": {"properties": {"type": {"const": "e"}}}}),
+        json!({"properties": {"w": {"type": "integer"}}}),
+        json!({"if": {"properties": {"kind": {"const": "a"}}}, "then": {"maxProperties": 4}}),
+    ];
+    let twin: Vec<Value> = members
+        .iter()
+        .map(|m| {
+            let mut m = m.as_object().cloned().unwrap_or_default();
+            if m.contains_key("if") {
+                m.insert("else".into(), json!(true));
+            }
+            Value::Object(m)
+        })
+        .collect();
+    let mut instances = vec![json!(null), json!("a"), json!(3), json!([])];
+    for tag in [
+        None,
+        Some(json!("a")),
+        Some(json!("b")),
+        Some(json!("c")),
+        Some(json!("d")),
+        Some(json!("e")),
+        Some(json!("zz")),
+        Some(json!(1)),
+    ] {
+        for fields in 0u32..32 {
+            let mut object = serde_json::Map::new();
+            if let Some(tag) = &tag {
+                object.insert("type".into(), tag.clone());
+            }
+            for (bit, (name, value)) in [
+                ("x", json!("s")),
+                ("y", json!(1)),
+                ("z", json!(1)),
+                ("w", json!("not an integer")),
+                ("kind", json!("a")),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                if fields >> bit & 1 == 1 {
+                    object.insert(name.into(), value);
+                }
+            }
+            instances.push(Value::Object(object));
+        }
+    }
+    let arrays: Vec<Value> = instances.iter().map(|i| json!([i])).collect();
+    for (schema, twin, instances) in [
+        (json!({"allOf": members}), json!({"allOf": twin}), &instances),
+        (json!({"items": {"allOf": members}}), json!({"items": {"allOf": twin}}), &arrays),
+    ] {
+        let verdicts = agree(&schema, instances);
+        assert_eq!(verdicts, agree(&twin, instances), "{schema}");
+        assert!(verdicts.contains(&true) && verdicts.contains(&false), "{verdicts:?}");
+    }
+}

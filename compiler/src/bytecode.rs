@@ -1499,26 +1499,59 @@ impl ListEntry {
         self.narrow(|b| b.presence = p);
     }
 
+    /// Sets the list's condition switch.
+    pub(crate) fn set_switch(&mut self, s: Option<ConditionSwitch>) {
+        self.narrow(|b| b.switch = s);
+    }
+
     /// Changes [`ListEntry::by_members`], which stays `None` while it
     /// narrows nothing.
     fn narrow(&mut self, change: impl FnOnce(&mut ObjectNarrowing)) {
         let mut b = self.by_members.take().map_or_else(ObjectNarrowing::default, |b| *b);
         change(&mut b);
-        if b.discriminator.is_some() || b.presence.is_some() {
+        if b.discriminator.is_some() || b.presence.is_some() || b.switch.is_some() {
             self.by_members = Some(Box::new(b));
         }
     }
 }
 
-/// What narrows the alternatives of an `anyOf`/`oneOf` by an object's
-/// members on the boolean path: one box per list, so that a list without
-/// either reads one word for both.
+/// What narrows a list by an object's members on the boolean path: for
+/// an `anyOf`/`oneOf`, its presence list and discriminator; for an
+/// `allOf`, its condition switch. One box per list, so that a list
+/// without any reads one word for all.
 #[derive(Debug, Clone, Default)]
 pub struct ObjectNarrowing {
     /// The list's presence list: decides an object outright.
     pub presence: Option<PresenceList>,
     /// The list's discriminator: chooses the candidates.
     pub discriminator: Option<Discriminator>,
+    /// The `allOf`'s condition switch: chooses the `then` schemas that
+    /// apply.
+    pub switch: Option<ConditionSwitch>,
+}
+
+/// An `allOf` of `if`/`then` conditions on one property's value, the way
+/// schemas without a `oneOf` write a tagged union:
+/// `{"if": {"properties": {"type": {"const": "markdown"}}}, "then": ...}`
+/// once per tag (`if` may also require the property, or name an `enum`
+/// of strings). On an object, each `if` passes exactly when the property
+/// holds one of its values, or is absent and not required there: the
+/// boolean path runs the `then` schemas those choose, and the members
+/// that are not such conditions, instead of every `if`.
+#[derive(Debug, Clone)]
+pub struct ConditionSwitch {
+    /// The property.
+    pub property: Box<str>,
+    /// Every value some condition names.
+    pub values: KeyTable,
+    /// Per value (parallel to `values`): the `then` schemas of the
+    /// conditions naming it, in order.
+    pub slots: Box<[Box<[NodeId]>]>,
+    /// The `then` schemas of the conditions that pass an object without
+    /// the property (their `if` does not require it), in order.
+    pub absent: Box<[NodeId]>,
+    /// The members that are not such conditions: they always run.
+    pub always: Box<[NodeId]>,
 }
 
 /// An `anyOf`/`oneOf` whose alternatives each only require property
@@ -1650,6 +1683,11 @@ impl Operands {
     #[inline]
     pub fn presence(&self, id: ListId) -> Option<&PresenceList> {
         self.lists.get(id.index()).and_then(|l| l.by_members.as_deref()?.presence.as_ref())
+    }
+    /// The [`ConditionSwitch`] of an `allOf` list, if it has one.
+    #[inline]
+    pub fn condition_switch(&self, id: ListId) -> Option<&ConditionSwitch> {
+        self.lists.get(id.index()).and_then(|l| l.by_members.as_deref()?.switch.as_ref())
     }
     /// The discriminator of an `anyOf`/`oneOf` list, if it has one.
     #[inline]

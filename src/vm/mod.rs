@@ -45,13 +45,13 @@ use std::marker::PhantomData;
 use std::ops::Deref;
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
-    ArrayChecks, ArrayId, CondId, Contains, ContentId, Decision, DynamicRefId, Entry, EnumId, EnumSet, Instr, ListId,
-    Narrowing, NodeFlags, NodeId, NumberChecks, NumberId, ObjectId, Operands, Program, ResourceId, StringChecks,
-    StringId, Target, TypeSwitch, ValueId,
+    ArrayChecks, ArrayId, CondId, ConditionSwitch, Contains, ContentId, Decision, DynamicRefId, Entry, EnumId, EnumSet,
+    Instr, ListId, Narrowing, NodeFlags, NodeId, NumberChecks, NumberId, ObjectId, Operands, Program, ResourceId,
+    StringChecks, StringId, Target, TypeSwitch, ValueId,
 };
 use schemavm_compiler::value::TypeSet;
 
@@ -1838,6 +1838,11 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// `allOf`.
     #[inline(never)]
     fn all_of<const TRACK: bool>(&mut self, list: ListId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        if let (false, Some(switch), Value::Object(map)) = (TRACK, self.ops.condition_switch(list), v) {
+            if self.unobserved() {
+                return self.switched(switch, map, v, ev);
+            }
+        }
         if self.unobserved() {
             // Nothing recorded: the subschemas run past their forwarding
             // `$ref`s, and the first failure decides.
@@ -1850,6 +1855,36 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         }
         let children = self.ops.list(list).iter().enumerate().map(|(i, &child)| (KeywordStep::Index(i), child));
         self.all_pass::<TRACK>("allOf", children, v, ev)
+    }
+
+    /// An `allOf` with a [`ConditionSwitch`] on object `map` (`v`), nothing
+    /// recorded or tracked: the members that are not conditions on the
+    /// switch's property, then the `then` schemas of the conditions whose
+    /// `if` the property's value (or absence) passes. (The other
+    /// conditions pass: their `if` fails and they have no `else`.) A unit
+    /// of fuel for the property's lookup.
+    fn switched(
+        &mut self,
+        switch: &'p ConditionSwitch,
+        map: &'v Map<String, Value>,
+        v: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Flow {
+        self.meter.charge(1)?;
+        let chosen: &[NodeId] = match member(map, &switch.property) {
+            None => &switch.absent,
+            Some(Value::String(s)) => {
+                switch.values.find(s).and_then(|i| switch.slots.get(i as usize)).map_or(&[], |slot| slot)
+            }
+            // No condition's `if` admits a value that is not a string.
+            Some(_) => &[],
+        };
+        for &node in switch.always.iter().chain(chosen) {
+            if !self.node::<false>(node, v, ev)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Whether `v` passes every node of `children`, each evaluated in place

@@ -16,6 +16,7 @@ mod cost;
 mod discriminator;
 mod presence;
 mod schema;
+mod switch;
 
 use std::sync::Arc;
 
@@ -382,6 +383,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         analysis::plan_items(&mut program);
         discriminator::settle_all(&mut program);
         presence::find(&mut program);
+        switch::find(&mut program);
         program.drop_empty_tables();
         Ok(program)
     }
