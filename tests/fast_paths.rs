@@ -1343,12 +1343,13 @@ fn lists_of_required_names_decide_as_each_alternative_does() {
     // Each list, and a twin whose alternatives also bound the size (by
     // a bound no instance reaches), which the VM runs one alternative at
     // a time: the verdicts must be the same, on every path.
-    let lists: [Vec<Value>; 6] = [
+    let lists: [Vec<Value>; 7] = [
         vec![json!({"required": ["a"]}), json!({"required": ["b"]})],
         vec![json!({"required": ["a"]}), json!({"required": ["b"]}), json!({"required": ["a"]})],
         vec![json!({"required": ["a", "b"]}), json!({"required": ["c"]}), json!({"required": ["b", "a"]})],
         vec![json!({"required": ["a", "b"]}), json!({}), json!({"required": ["d"]})],
         vec![json!({"required": ["a"], "type": "object"}), json!({"required": ["c", "d"]})],
+        vec![json!({"required": ["a"], "properties": {"a": true, "q": {}}}), json!({"required": ["b"]})],
         (0..40).map(|i| json!({"required": [format!("n{i}")]})).chain([json!({"required": ["a"]})]).collect(),
     ];
     let names = ["a", "b", "c", "d", "n39"];

@@ -3,9 +3,11 @@
 //!
 //! An alternative qualifies when, past its forwarding `$ref`s, it is a
 //! node that passes everything (`{}`: it requires no name) or a node of
-//! one object instruction whose only check is `required` (a fused
-//! `type` is allowed: the list is decided this way only for objects,
-//! which pass it). Its verdict on an object is then "has every name it
+//! one object instruction whose only check on the boolean path is
+//! `required` (a fused `type` is allowed: the list is decided this way
+//! only for objects, which pass it; so are property schemas that pass
+//! everything, as GitHub's workflow steps write
+//! `{"properties": {"uses": true}, "required": ["uses"]}`). Its verdict on an object is then "has every name it
 //! requires", whatever the node's entry, so the VM's boolean path may
 //! decide the whole list from the names an object has.
 
@@ -96,16 +98,12 @@ fn required_only(program: &Program, id: crate::bytecode::NodeId) -> Option<Vec<&
     c.required.iter().map(|&r| c.names.key(r)).collect()
 }
 
-/// Whether object checks `c` check nothing but `required` (and the fused
-/// `type`, which every object passes).
+/// Whether object checks `c` check nothing but `required` on the boolean
+/// path (and the fused `type`, which every object passes): no quiet scan
+/// (property schemas that pass everything, such as `{"uses": true}`, need
+/// none), no dependencies, no size bounds.
 fn only_requires(c: &ObjectChecks) -> bool {
-    !c.scans
-        && c.patterns.is_empty()
-        && c.additional.is_none()
-        && c.property_names.is_none()
-        && c.dependents().is_empty()
-        && c.min_properties() == 0
-        && c.max_properties() == u64::MAX
+    !c.quiet_scan && c.dependents().is_empty() && c.min_properties() == 0 && c.max_properties() == u64::MAX
 }
 
 #[cfg(test)]
@@ -150,6 +148,15 @@ mod tests {
         assert_eq!(&*sets[0], &[0, 1]);
         assert_eq!(&*sets[1], &[2]);
         assert!(sets[2].is_empty());
+    }
+
+    #[test]
+    fn property_schemas_that_pass_everything_do_not_count() {
+        let p = presence(json!({"oneOf": [
+            {"type": "object", "properties": {"uses": true}, "required": ["uses"]},
+            {"type": "object", "properties": {"run": {}}, "required": ["run"]}
+        ]}));
+        assert!(p.is_some_and(|p| p.sets.is_none()));
     }
 
     #[test]
