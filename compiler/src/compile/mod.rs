@@ -100,6 +100,30 @@ pub fn check_depth<'a>(
     Ok(CheckedSchema { document, max_depth: max, containers })
 }
 
+/// Runs `analyze` on each list that `uses` finds an instruction using
+/// (`anyOf`/`oneOf`, or `allOf`), and keeps each result in its list with
+/// `keep`: how the boolean path's per-list shortcuts are found once the
+/// quick lists are set.
+fn analyze_lists<T>(
+    program: &mut Program,
+    uses: impl Fn(&Instr) -> Option<ListId>,
+    analyze: impl Fn(&Program, &ListEntry) -> Option<T>,
+    keep: impl Fn(&mut ListEntry, T),
+) {
+    let mut found = Vec::new();
+    for list in program.code.iter().filter_map(uses) {
+        if let Some(result) = program.operands().lists.get(list.index()).and_then(|entry| analyze(program, entry)) {
+            found.push((list.index(), result));
+        }
+    }
+    let lists = &mut program.operands_mut().lists;
+    for (index, result) in found {
+        if let Some(entry) = lists.get_mut(index) {
+            keep(entry, result);
+        }
+    }
+}
+
 fn internal(what: &str) -> CompileError {
     CompileError::new(
         CompileErrorKind::InvalidKeyword {

@@ -17,21 +17,11 @@ use crate::lookup::KeyTable;
 /// Gives each `anyOf`/`oneOf` list of required-only alternatives its
 /// [`PresenceList`]. Runs once the quick lists are set.
 pub(super) fn find(program: &mut Program) {
-    let mut found = Vec::new();
-    for instr in &program.code {
-        if let Instr::AnyOf(l) | Instr::OneOf(l) = *instr {
-            let list = program.operands().lists.get(l.index());
-            if let Some(presence) = list.and_then(|list| of_list(program, list)) {
-                found.push((l.index(), presence));
-            }
-        }
-    }
-    let lists = &mut program.operands_mut().lists;
-    for (index, presence) in found {
-        if let Some(list) = lists.get_mut(index) {
-            list.set_presence(Some(presence));
-        }
-    }
+    let alternatives = |instr: &Instr| match *instr {
+        Instr::AnyOf(l) | Instr::OneOf(l) => Some(l),
+        _ => None,
+    };
+    super::analyze_lists(program, alternatives, of_list, |list, presence| list.set_presence(Some(presence)));
 }
 
 /// The names each alternative of `list` requires, if each only requires

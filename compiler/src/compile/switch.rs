@@ -28,21 +28,11 @@ struct Condition<'p> {
 /// Gives each `allOf` list of conditions on one property its
 /// [`ConditionSwitch`]. Runs once the quick lists are set.
 pub(super) fn find(program: &mut Program) {
-    let mut found = Vec::new();
-    for instr in &program.code {
-        if let Instr::AllOf(l) = *instr {
-            let list = program.operands().lists.get(l.index());
-            if let Some(switch) = list.and_then(|list| of_list(program, list)) {
-                found.push((l.index(), switch));
-            }
-        }
-    }
-    let lists = &mut program.operands_mut().lists;
-    for (index, switch) in found {
-        if let Some(list) = lists.get_mut(index) {
-            list.set_switch(Some(switch));
-        }
-    }
+    let conjunctions = |instr: &Instr| match *instr {
+        Instr::AllOf(l) => Some(l),
+        _ => None,
+    };
+    super::analyze_lists(program, conjunctions, of_list, |list, switch| list.set_switch(Some(switch)));
 }
 
 /// The switch of an `allOf` list, if at least two members are conditions
