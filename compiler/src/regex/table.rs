@@ -153,6 +153,7 @@ impl TableDfa {
         let mut table: Vec<u16> = Vec::new();
         let mut next = 0;
         let mut roots: Vec<StateID> = Vec::new();
+        let mut previous_roots: Vec<StateID> = Vec::new();
         // The states a state's set reads bytes with, once resolved for a
         // byte that is not (0) or is (1) a word byte, and whether a match
         // ends there; made when first needed.
@@ -162,6 +163,9 @@ impl TableDfa {
             let (&left, set) = state.split_last()?;
             let left = u8::try_from(left).ok()?;
             let mut resolved: [Option<bool>; 2] = [None, None];
+            // The last row made for a class of this state, and its side;
+            // `previous_roots` holds the states that class stepped to.
+            let mut previous: Option<(u16, bool)> = None;
             for representative in &representatives {
                 let Some(byte) = *representative else {
                     // A class with no byte (never the case) leads nowhere.
@@ -188,8 +192,18 @@ impl TableDfa {
                     roots.extend(step(nfa.state(id), byte));
                 }
                 roots.extend(restart);
+                // Neighbouring classes often step to the same states (the
+                // many classes of a wide set such as `\S`): their row is
+                // the one just made.
+                if let Some(row) = previous.filter(|&(_, w)| w == word && previous_roots == roots).map(|(row, _)| row) {
+                    table.push(row);
+                    continue;
+                }
                 builder.expand(&roots, &mut key)?;
-                table.push(row_of(&mut key, if word { AFTER_WORD } else { 0 }, &mut order)?);
+                let row = row_of(&mut key, if word { AFTER_WORD } else { 0 }, &mut order)?;
+                table.push(row);
+                previous = Some((row, word));
+                std::mem::swap(&mut previous_roots, &mut roots);
             }
             let [scratch, _] = &mut live;
             let matched = builder.resolve(set, left, None, scratch)?;
