@@ -2,9 +2,10 @@
 """Builds a benchmark data directory from schemas and documents that
 schemavm was not tuned on: the schemas `check-jsonschema` ships
 (schemastore's GitHub workflows, Renovate, Read the Docs, Citation File
-Format, ...) with the example documents of its test suite, and the
-Swagger 2.0 schema with the Petstore examples of python-jsonschema's
-`issue232` benchmark.
+Format, ...) with the example documents of its test suite, the OpenAPI
+2.0, 3.0, 3.1 and 3.2 schemas `openapi-spec-validator` ships with the
+API descriptions of its integration tests, and the Swagger 2.0 schema
+with the Petstore examples of python-jsonschema's `issue232` benchmark.
 
     python3 benches/corpus/check_jsonschema.py DIR
     SCHEMAVM_BENCH_DATA=DIR cargo run --release -p schemavm-benches --bin report
@@ -26,6 +27,7 @@ import tempfile
 import zipfile
 
 CHECK_JSONSCHEMA = "check-jsonschema==0.39.0"
+OPENAPI_SPEC_VALIDATOR = "openapi-spec-validator==0.9.0"
 JSONSCHEMA = "jsonschema==4.26.0"
 
 
@@ -72,10 +74,11 @@ def main():
     cases = []
     with tempfile.TemporaryDirectory() as work:
         download(CHECK_JSONSCHEMA, work, source=True)
+        download(OPENAPI_SPEC_VALIDATOR, work, source=True)
         download(JSONSCHEMA, work, source=False)
-        (sdist,) = glob.glob(os.path.join(work, "check_jsonschema-*.tar.gz"))
-        with tarfile.open(sdist) as tar:
-            tar.extractall(work, filter="data")
+        for sdist in glob.glob(os.path.join(work, "*.tar.gz")):
+            with tarfile.open(sdist) as tar:
+                tar.extractall(work, filter="data")
         (root,) = glob.glob(os.path.join(work, "check_jsonschema-*/"))
         vendor = os.path.join(root, "src", "check_jsonschema", "builtin_schemas", "vendor")
         examples = os.path.join(root, "tests", "example-files", "hooks", "positive")
@@ -97,6 +100,20 @@ def main():
             if instances:
                 write(out, f"{name}.schema.json", load(schema))
                 cases.append({"name": name, "schema": f"{name}.schema.json", "instances": instances})
+        (oas,) = glob.glob(os.path.join(work, "openapi_spec_validator-*/"))
+        for version in ["v2.0", "v3.0", "v3.1", "v3.2"]:
+            name = "openapi-" + version
+            schema = os.path.join(oas, "openapi_spec_validator", "resources", "schemas", version, "schema.json")
+            instances = []
+            documents = sorted(glob.glob(os.path.join(oas, "tests", "integration", "data", version, "*.yaml")))
+            for i, path in enumerate(documents):
+                document = load(path)
+                if document is None:  # an empty file
+                    continue
+                write(out, f"{name}-{i}.json", document)
+                instances.append(f"{name}-{i}.json")
+            write(out, f"{name}.schema.json", load(schema))
+            cases.append({"name": name, "schema": f"{name}.schema.json", "instances": instances})
         (wheel,) = glob.glob(os.path.join(work, "jsonschema-*.whl"))
         with zipfile.ZipFile(wheel) as z:
             (issue,) = json.loads(z.read("jsonschema/benchmarks/issue232/issue.json"))
