@@ -1838,12 +1838,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// `allOf`.
     #[inline(never)]
     fn all_of<const TRACK: bool>(&mut self, list: ListId, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        if let (false, Some(switch), Value::Object(map)) = (TRACK, self.ops.condition_switch(list), v) {
-            if self.unobserved() {
+        if self.unobserved() {
+            if let (false, Some(switch), Value::Object(map)) = (TRACK, self.ops.condition_switch(list), v) {
                 return self.switched(switch, map, v, ev);
             }
-        }
-        if self.unobserved() {
             // Nothing recorded: the subschemas run past their forwarding
             // `$ref`s, and the first failure decides.
             for &child in self.ops.quick_list(list) {

@@ -29,9 +29,9 @@
 use std::collections::{BTreeMap, btree_map};
 
 use super::analysis;
+use super::names::Names;
 use crate::bytecode::*;
-use crate::hash::{TextMap, TextSet};
-use crate::lookup::KeyTable;
+use crate::hash::TextSet;
 use crate::value::JsonType;
 
 /// How far the search follows `$ref`/`allOf`.
@@ -421,9 +421,8 @@ fn discriminate<'p>(program: &'p Program, list: &[NodeId]) -> Option<Discriminat
         }
     }
     let (_, property, per_branch) = best?;
-    let mut values: Vec<Box<str>> = Vec::new();
+    let mut values = Names::default();
     let mut slots: Vec<Vec<u32>> = Vec::new();
-    let mut slot_of: TextMap<&str, usize> = TextMap::default();
     let mut always = Vec::new();
     let mut absent = Vec::new();
     for (i, c) in per_branch.iter().enumerate() {
@@ -438,12 +437,11 @@ fn discriminate<'p>(program: &'p Program, list: &[NodeId]) -> Option<Discriminat
             None => always.push(i),
             Some(vals) => {
                 for &v in vals {
-                    let slot = *slot_of.entry(v).or_insert_with(|| {
-                        values.push(v.into());
+                    let (slot, new) = values.index(v);
+                    if new {
                         slots.push(Vec::new());
-                        slots.len() - 1
-                    });
-                    slots.get_mut(slot)?.push(i);
+                    }
+                    slots.get_mut(slot as usize)?.push(i);
                 }
             }
         }
@@ -468,7 +466,7 @@ fn discriminate<'p>(program: &'p Program, list: &[NodeId]) -> Option<Discriminat
     debug_assert!(per_branch.iter().any(Constraint::any));
     Some(Discriminator {
         property: property.into(),
-        values: KeyTable::new(values),
+        values: values.table(),
         slots,
         always: always.into_boxed_slice(),
         absent,

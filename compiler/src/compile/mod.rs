@@ -14,6 +14,7 @@ mod analysis;
 mod annotations;
 mod cost;
 mod discriminator;
+mod names;
 mod presence;
 mod schema;
 mod switch;

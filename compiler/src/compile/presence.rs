@@ -11,7 +11,8 @@
 //! requires", whatever the node's entry, so the VM's boolean path may
 //! decide the whole list from the names an object has.
 
-use crate::bytecode::{Instr, ListEntry, ObjectChecks, PresenceList, Program};
+use super::names::Names;
+use crate::bytecode::{Instr, ListEntry, NodeId, ObjectChecks, PresenceList, Program};
 use crate::lookup::KeyTable;
 
 /// Gives each `anyOf`/`oneOf` list of required-only alternatives its
@@ -30,40 +31,28 @@ fn of_list(program: &Program, list: &ListEntry) -> Option<PresenceList> {
     if list.quick.len() < 2 {
         return None;
     }
-    let mut names: Vec<&str> = Vec::new();
-    let mut sets: Vec<Vec<usize>> = Vec::with_capacity(list.quick.len());
+    let mut names = Names::default();
+    let mut sets: Vec<Vec<u32>> = Vec::with_capacity(list.quick.len());
     for &id in list.quick.iter() {
-        let required = required_only(program, id)?;
-        let mut set: Vec<usize> = required
-            .iter()
-            .map(|&name| match names.iter().position(|n| *n == name) {
-                Some(i) => i,
-                None => {
-                    names.push(name);
-                    names.len() - 1
-                }
-            })
-            .collect();
+        let mut set: Vec<u32> = required_only(program, id)?.into_iter().map(|name| names.index(name).0).collect();
         set.sort_unstable();
         set.dedup();
         sets.push(set);
     }
     let alternatives = u32::try_from(sets.len()).ok()?;
-    let mut table: KeyTable<u32> = KeyTable::new(names.iter().map(|n| Box::from(*n)).collect());
+    let mut table: KeyTable<u32> = names.table();
     if sets.iter().all(|s| s.len() == 1) {
         // Each name's payload: the alternatives that require it alone.
         let mut counts = vec![0u32; names.len()];
         for &i in sets.iter().flatten() {
-            if let Some(c) = counts.get_mut(i) {
+            if let Some(c) = counts.get_mut(i as usize) {
                 *c += 1;
             }
         }
         table.set_payloads(|i| counts.get(i as usize).copied().unwrap_or(0));
         return Some(PresenceList { names: table, sets: None, alternatives });
     }
-    if names.len() > PresenceList::MOST_NAMES {
-        return None;
-    }
+    // Past `MOST_NAMES` (256) names, an index no longer fits a byte.
     let sets = sets
         .into_iter()
         .map(|s| s.into_iter().map(|i| u8::try_from(i).ok()).collect::<Option<Box<[u8]>>>())
@@ -73,7 +62,7 @@ fn of_list(program: &Program, list: &ListEntry) -> Option<PresenceList> {
 
 /// The names node `id` requires, if requiring them is all it does to an
 /// object.
-fn required_only(program: &Program, id: crate::bytecode::NodeId) -> Option<Vec<&str>> {
+fn required_only(program: &Program, id: NodeId) -> Option<Vec<&str>> {
     let node = program.nodes.get(id.index())?;
     if node.entry.passes_untracked() {
         return Some(Vec::new());

@@ -5,14 +5,13 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use super::names::Names;
 use super::{Lowerer, internal};
 use crate::bytecode::*;
 use crate::draft::Draft;
 use crate::error::{CompileError, CompileErrorKind};
 use crate::format::Format;
-use crate::hash::TextMap;
 use crate::keyword::{KeywordTable, Kw};
-use crate::lookup::KeyTable;
 use crate::number::Num;
 use crate::regex::Regex;
 use crate::registry::{SchemaInfo, Target};
@@ -677,7 +676,7 @@ impl<'a> Lowerer<'a, '_> {
             || max_properties.is_some();
         if used {
             let id = ObjectId(u32::try_from(self.objects.len()).map_err(|_| internal("objects"))?);
-            let names = KeyTable::new(table.names.iter().map(|n| Box::from(*n)).collect());
+            let names = table.names.table();
             // Listed only where a property can be unknown (`additional`):
             // elsewhere the list, a string per name, was never read. (An
             // empty `Arc<[String]>` shares a static allocation.)
@@ -803,15 +802,9 @@ fn string_list(v: &Value) -> Option<Vec<&str>> {
 /// Property names in first-mention order, with their entries.
 #[derive(Default)]
 struct EntryTable<'a> {
-    names: Vec<&'a str>,
+    names: Names<'a>,
     entries: Vec<PropertyEntry>,
-    /// Name → index, kept once there are more than [`ENTRY_SCAN_MAX`]
-    /// names (fewer are found by scanning `names`).
-    index: TextMap<&'a str, u32>,
 }
-
-/// Most names an [`EntryTable`] finds by scanning.
-const ENTRY_SCAN_MAX: usize = 8;
 
 /// Most regex matches [`Lowerer::match_names_statically`] runs for one
 /// object (names × patterns); beyond it names are matched at run time.
@@ -830,7 +823,7 @@ impl Lowerer<'_, '_> {
             return false;
         }
         let mut matches = Vec::with_capacity(table.names.len());
-        for name in &table.names {
+        for name in table.names.iter() {
             let mut hits = Vec::new();
             for (i, (regex, _)) in patterns.iter().enumerate() {
                 match regex.is_match(name) {
@@ -851,29 +844,14 @@ impl Lowerer<'_, '_> {
 impl<'a> EntryTable<'a> {
     /// Room for `additional` more names.
     fn reserve(&mut self, additional: usize) {
-        self.names.reserve_exact(additional);
+        self.names.reserve(additional);
         self.entries.reserve_exact(additional);
     }
 
     fn index(&mut self, name: &'a str) -> u32 {
-        let found = if self.names.len() <= ENTRY_SCAN_MAX {
-            self.names.iter().position(|n| *n == name).map(|i| u32::try_from(i).unwrap_or(u32::MAX))
-        } else {
-            self.index.get(name).copied()
-        };
-        if let Some(i) = found {
-            return i;
-        }
-        let i = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
-        self.names.push(name);
-        self.entries.push(PropertyEntry::default());
-        if self.names.len() > ENTRY_SCAN_MAX {
-            if self.index.is_empty() {
-                self.index.reserve(2 * self.names.len());
-                self.index.extend(self.names.iter().zip(0..).map(|(n, i)| (*n, i)));
-            } else {
-                self.index.insert(name, i);
-            }
+        let (i, new) = self.names.index(name);
+        if new {
+            self.entries.push(PropertyEntry::default());
         }
         i
     }

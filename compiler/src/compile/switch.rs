@@ -12,8 +12,8 @@
 //! otherwise. The switch needs two such members on the same property;
 //! other members run as they are.
 
+use super::names::Names;
 use crate::bytecode::{ConditionSwitch, Entry, Instr, ListEntry, NodeId, ObjectChecks, Program};
-use crate::lookup::KeyTable;
 use crate::value::{JsonType, TypeSet};
 
 /// One member's condition: the property, the strings its `if` admits,
@@ -46,7 +46,7 @@ fn of_list(program: &Program, list: &ListEntry) -> Option<ConditionSwitch> {
     if conditions.iter().flatten().count() < 2 {
         return None;
     }
-    let mut values: Vec<&str> = Vec::new();
+    let mut values = Names::default();
     let mut slots: Vec<Vec<NodeId>> = Vec::new();
     let mut absent = Vec::new();
     let mut always = Vec::new();
@@ -61,23 +61,19 @@ fn of_list(program: &Program, list: &ListEntry) -> Option<ConditionSwitch> {
             absent.push(then);
         }
         for &v in &c.values {
-            let slot = match values.iter().position(|x| *x == v) {
-                Some(slot) => slot,
-                None => {
-                    values.push(v);
-                    slots.push(Vec::new());
-                    slots.len() - 1
-                }
-            };
-            // An `enum` naming a value twice still applies `then` once.
-            if let Some(s) = slots.get_mut(slot).filter(|s| s.last() != Some(&then)) {
+            let (slot, new) = values.index(v);
+            if new {
+                slots.push(Vec::new());
+            }
+            // Two conditions leading to one `then` apply it once.
+            if let Some(s) = slots.get_mut(slot as usize).filter(|s| s.last() != Some(&then)) {
                 s.push(then);
             }
         }
     }
     Some(ConditionSwitch {
         property: property.into(),
-        values: KeyTable::new(values.iter().map(|v| Box::from(*v)).collect()),
+        values: values.table(),
         slots: slots.into_iter().map(Vec::into_boxed_slice).collect(),
         absent: absent.into_boxed_slice(),
         always: always.into_boxed_slice(),
@@ -118,7 +114,9 @@ fn tests_one_property(c: &ObjectChecks) -> Option<(&str, bool)> {
         && c.min_properties() == 0
         && c.max_properties() == u64::MAX
         && entry.schema.is_some();
-    plain.then_some(())?;
+    if !plain {
+        return None;
+    }
     Some((c.names.key(0)?, entry.required))
 }
 
