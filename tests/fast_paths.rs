@@ -1159,6 +1159,50 @@ fn scalar_roots_agree_with_the_vm_under_every_budget() {
     }
 }
 
+/// A recursive schema's root that is one object or array instruction
+/// (entered with depth and fuel accounting, as it may recur) is run
+/// directly on the boolean path, its level and unit taken once: verdicts,
+/// and where the depth limit or the fuel runs out, are those of the VM's
+/// general entry.
+#[test]
+fn recursive_roots_run_directly_with_the_vm_s_depth_and_fuel() {
+    let object = json!({
+        "type": "object",
+        "properties": {"child": {"$ref": "#"}, "n": {"type": "integer"}},
+        "required": ["n"],
+        "additionalProperties": false
+    });
+    let array = json!({"type": "array", "items": {"anyOf": [{"type": "integer"}, {"$ref": "#"}]}, "maxItems": 2});
+    let tuple = json!({"prefixItems": [{"type": "integer"}, {"$ref": "#"}], "items": false});
+    // `depth` levels of nesting below the root, the innermost failing or not.
+    fn objects(depth: usize, bad: bool) -> Value {
+        let leaf = if bad { json!({"n": "x"}) } else { json!({"n": 0}) };
+        (0..depth).fold(leaf, |inner, n| json!({"n": n, "child": inner}))
+    }
+    fn arrays(depth: usize, bad: bool) -> Value {
+        let leaf = if bad { json!(["x"]) } else { json!([1, 2]) };
+        (0..depth).fold(leaf, |inner, n| json!([n, inner]))
+    }
+    type Nest = fn(usize, bool) -> Value;
+    let cases: [(Value, Nest); 3] = [(object, objects), (array, arrays), (tuple, arrays)];
+    for (schema, nest) in &cases {
+        let mut instances: Vec<Value> = (0..5).flat_map(|d| [nest(d, false), nest(d, true)]).collect();
+        instances.extend([json!(null), json!("x"), json!({}), json!([])]);
+        for max_depth in 0..6 {
+            for fuel in (0..24).chain([1_000]) {
+                let budget = schemavm::Budget { fuel, max_depth, ..schemavm::Budget::default() };
+                let v = Validator::options().budget(budget).build(schema).expect("schema compiles");
+                for i in &instances {
+                    let vm = matches!(v.outcome_with(i, &budget), schemavm::Outcome::Valid);
+                    assert_eq!(v.is_valid(i), vm, "{schema} on {i} with fuel {fuel}, depth {max_depth}");
+                }
+            }
+        }
+        let verdicts = agree(schema, &instances);
+        assert!(verdicts.contains(&true) && verdicts.contains(&false), "{schema}: {verdicts:?}");
+    }
+}
+
 /// An object with dependencies is searched for them only when the scan
 /// met one of their trigger names: verdicts, and where fuel runs out, are
 /// those of the VM's general path, with and without patterns, in every

@@ -580,6 +580,11 @@ pub(crate) struct QuietStart {
     /// for an [`QuietRoot::Object`], [`QuietRoot::Array`],
     /// [`QuietRoot::Tuple`] or direct root, which is charged once here.
     fuel: u64,
+    /// The nesting depth each evaluation starts at: 1 when the root's
+    /// [`Entry::Counted`] entry (one level and one unit of fuel) is taken
+    /// here, once, for an [`QuietRoot::Object`], [`QuietRoot::Array`] or
+    /// [`QuietRoot::Tuple`] root; else 0.
+    depth: u32,
 }
 
 /// What the root of a program does on the boolean path.
@@ -941,31 +946,37 @@ impl QuietStart {
             Some(_) => None,
         };
         if let Some((root, fuel)) = direct {
-            return QuietStart { root, fuel };
+            return QuietStart { root, fuel, depth: 0 };
         }
-        let root = match (node.entry(), node.first_instr()) {
+        // (A `Single` node's one instruction, or a `Counted` node's only
+        // one: it is run as `Counted` runs it.)
+        let root = match (node.entry(), program.code_of(node)) {
             (Entry::Valid | Entry::QuietValid, _) => QuietRoot::Verdict(true),
             (Entry::Invalid, _) => QuietRoot::Verdict(false),
             (Entry::Types, _) => QuietRoot::Types(node.types(), program.flags().strict_integers),
-            (Entry::Single, Some(&Instr::Object(id))) => QuietRoot::Object(id),
-            (Entry::Single, Some(&Instr::Array(id))) if program.operands().array(id).is_tuple() => QuietRoot::Tuple(id),
-            (Entry::Single, Some(&Instr::Array(id))) => QuietRoot::Array(id),
+            (Entry::Single | Entry::Counted, &[Instr::Object(id)]) => QuietRoot::Object(id),
+            (Entry::Single | Entry::Counted, &[Instr::Array(id)]) if program.operands().array(id).is_tuple() => {
+                QuietRoot::Tuple(id)
+            }
+            (Entry::Single | Entry::Counted, &[Instr::Array(id)]) => QuietRoot::Array(id),
             _ => QuietRoot::Node,
         };
         let general = budget.deadline.is_some() || program.flags().uses_dynamic_scope;
         if general && matches!(root, QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Tuple(_) | QuietRoot::Node)
         {
-            return QuietStart { root: QuietRoot::General, fuel: budget.fuel };
+            return QuietStart { root: QuietRoot::General, fuel: budget.fuel, depth: 0 };
         }
         if let QuietRoot::Object(_) | QuietRoot::Array(_) | QuietRoot::Tuple(_) = root {
-            // The unit the root's `Single` entry costs, charged once here,
-            // not per evaluation. Without it, the general entry runs out.
-            if let Some(fuel) = budget.fuel.checked_sub(1) {
-                return QuietStart { root, fuel };
+            // The unit the root's entry costs, charged once here, not per
+            // evaluation, and for a `Counted` entry the level it enters.
+            // Without them, the general entry runs out.
+            let depth = u32::from(node.entry() == Entry::Counted);
+            if let (Some(fuel), true) = (budget.fuel.checked_sub(1), depth <= budget.max_depth) {
+                return QuietStart { root, fuel, depth };
             }
-            return QuietStart { root: QuietRoot::Node, fuel: budget.fuel };
+            return QuietStart { root: QuietRoot::Node, fuel: budget.fuel, depth: 0 };
         }
-        QuietStart { root, fuel: budget.fuel }
+        QuietStart { root, fuel: budget.fuel, depth: 0 }
     }
 
     /// Whether `instance` passes `program` with the custom formats and
@@ -1066,7 +1077,8 @@ impl QuietStart {
         // The meter is built in place in the VM. (The budget has no
         // deadline and the program no dynamic scope: see
         // [`QuietRoot::General`].)
-        let mut vm = Vm::<Fast>::with_meter(program, formats, budget, Meter::started(budget, self.fuel), false);
+        let mut vm =
+            Vm::<Fast>::with_meter(program, formats, budget, Meter::started(budget, self.fuel, self.depth), false);
         let mut ev = Evaluated::default();
         // A root that is one object or array instruction (the usual shape
         // of a document's schema) runs it directly, without the node and
