@@ -164,16 +164,16 @@ impl Meter {
     }
 
     /// The meter of an evaluation under `budget`, which has no deadline,
-    /// starting now with `fuel` left at nesting `depth` (its stack
-    /// measured from here): the start of the boolean path, whose first
-    /// charges and levels are known before any evaluation.
+    /// starting now with `fuel` left (its stack measured from here): the
+    /// start of the boolean path, whose first charges are known before
+    /// any evaluation.
     #[inline(always)]
-    pub(crate) fn started(budget: &Budget, fuel: u64, depth: u32) -> Meter {
-        debug_assert!(budget.deadline.is_none() && fuel <= budget.fuel && depth <= budget.max_depth);
+    pub(crate) fn started(budget: &Budget, fuel: u64) -> Meter {
+        debug_assert!(budget.deadline.is_none() && fuel <= budget.fuel);
         Meter {
             left: fuel,
             deadline: None,
-            depth,
+            depth: 0,
             stack_base: stack_address(),
             stopped: None,
             max_depth: budget.max_depth,
