@@ -167,6 +167,10 @@ impl InlinePath {
 /// most errors, small enough that an error fits in 256 bytes).
 const INLINE_TEXT: usize = 71;
 
+/// The capacity a [`TextWriter`] gives a text that outgrows
+/// [`INLINE_TEXT`] (trimmed to its length when finished).
+const SPILLED_TEXT: usize = 4 * INLINE_TEXT;
+
 /// The location text of an error (keyword location, absolute keyword
 /// location, instance keys), kept inside the error when short so that
 /// recording an error allocates once.
@@ -390,7 +394,15 @@ impl<'a> TextWriter<'a> {
     #[cold]
     fn spill(&mut self) -> &mut String {
         let (bytes, len) = (&self.text.bytes, self.len);
-        self.spilled.get_or_insert_with(|| prefix_str(bytes, len).to_string())
+        self.spilled.get_or_insert_with(|| {
+            // Room for a long location's usual rest (a keyword path past
+            // a few references, then its absolute form and the instance
+            // keys): growing from the inline length took three or four
+            // reallocations, each a copy.
+            let mut text = String::with_capacity(SPILLED_TEXT);
+            text.push_str(prefix_str(bytes, len));
+            text
+        })
     }
 
     /// Stores the text written.

@@ -2759,10 +2759,27 @@ fn keyword_path_len(steps: &[KeywordStep<'_>]) -> usize {
 #[inline(always)]
 fn push_token(out: &mut impl PointerText, token: &str) {
     if needs_escape(token) {
-        out.push_token(&schemavm_compiler::pointer::escape(token));
+        push_escaped_token(out, token);
     } else {
         out.push_token(token);
     }
+}
+
+/// Appends `/` and `token` with `~` and `/` escaped, written in pieces
+/// (not a new string per replacement: regular expressions of
+/// `patternProperties`, such as OpenAPI's `^/`, are the usual tokens here).
+#[cold]
+fn push_escaped_token(out: &mut impl PointerText, token: &str) {
+    out.push_str("/");
+    let mut rest = token;
+    while let Some(at) = rest.find(['~', '/']) {
+        let (plain, special) = rest.split_at(at);
+        out.push_str(plain);
+        let escaped = if special.starts_with('~') { "~0" } else { "~1" };
+        out.push_str(escaped);
+        rest = special.get(1..).unwrap_or_default();
+    }
+    out.push_str(rest);
 }
 
 /// Whether `token` holds a `~` or `/` (eight bytes at a time, the last
@@ -2903,6 +2920,15 @@ mod tests {
         }
         assert!(!needs_escape("é€𝄞 unicode, no escapes"));
         assert!(needs_escape("é€𝄞 unicode, then a ~"));
+    }
+
+    #[test]
+    fn tokens_are_escaped_in_pieces_as_the_pointer_module_escapes_them() {
+        for token in ["", "a", "~", "/", "~1", "a/b~c", "//~~", "^/", "^\\~1/", "é/€~𝄞", "x~"] {
+            let mut written = String::new();
+            push_token(&mut written, token);
+            assert_eq!(written, format!("/{}", schemavm_compiler::pointer::escape(token)), "{token}");
+        }
     }
 
     /// An unknown property is reported at its own location, the key
