@@ -65,16 +65,18 @@ impl InstanceLocation {
 }
 
 /// Most segments an [`InlinePath`] holds.
-const INLINE_SEGMENTS: usize = 4;
+const INLINE_SEGMENTS: usize = 8;
 
 /// A short instance location recorded without allocating: its keys'
 /// bytes are kept by the owner, concatenated, and given back to
 /// [`InlinePath::build`]. Each segment is a key's length or an index, of
-/// at most `u32::MAX`.
+/// at most `u16::MAX` (eight of them in the room four `u32`s took: paths
+/// into documents such as OpenAPI's run five to eight deep, and a longer
+/// key or a larger index is rare).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct InlinePath {
     /// Key lengths and indices; the first `len` are used.
-    segments: [u32; INLINE_SEGMENTS],
+    segments: [u16; INLINE_SEGMENTS],
     /// Bit `i` is set if segment `i` is a key.
     keys: u8,
     len: u8,
@@ -85,10 +87,14 @@ pub(crate) struct InlinePath {
 impl InlinePath {
     /// Appends a key of `len` bytes (false if full or too long).
     pub(crate) fn push_key(&mut self, len: usize) -> bool {
-        let Some((len, total)) = u32::try_from(len).ok().and_then(|l| Some((l, self.keys_len.checked_add(l)?))) else {
+        let Some((len, total)) =
+            u16::try_from(len).ok().and_then(|l| Some((l, self.keys_len.checked_add(u32::from(l))?)))
+        else {
             return false;
         };
-        let bit = 1 << self.len;
+        let Some(bit) = 1u8.checked_shl(u32::from(self.len)) else {
+            return false;
+        };
         let pushed = self.push(len);
         if pushed {
             self.keys |= bit;
@@ -99,10 +105,10 @@ impl InlinePath {
 
     /// Appends an index (false if full or too large).
     pub(crate) fn push_index(&mut self, index: usize) -> bool {
-        u32::try_from(index).is_ok_and(|i| self.push(i))
+        u16::try_from(index).is_ok_and(|i| self.push(i))
     }
 
-    fn push(&mut self, segment: u32) -> bool {
+    fn push(&mut self, segment: u16) -> bool {
         match self.segments.get_mut(usize::from(self.len)) {
             Some(slot) => {
                 *slot = segment;
@@ -125,10 +131,10 @@ impl InlinePath {
         let mut path = *self;
         let slot = path.segments.get_mut(last)?;
         let old = *slot;
-        let len = u32::try_from(len).ok()?;
-        path.keys_len = self.keys_len.checked_sub(old)?.checked_add(len)?;
+        let len = u16::try_from(len).ok()?;
+        path.keys_len = self.keys_len.checked_sub(u32::from(old))?.checked_add(u32::from(len))?;
         *slot = len;
-        Some((path, old as usize))
+        Some((path, usize::from(old)))
     }
 
     /// How many segments it has.
@@ -151,9 +157,9 @@ impl InlinePath {
             .enumerate()
             .map(|(i, &n)| {
                 if self.keys & (1 << i) == 0 {
-                    return PathSegment::Index(n as usize);
+                    return PathSegment::Index(usize::from(n));
                 }
-                let end = at.saturating_add(n as usize);
+                let end = at.saturating_add(usize::from(n));
                 let key = keys.get(at..end).unwrap_or_default();
                 at = end;
                 PathSegment::Key(key.to_string())
@@ -472,12 +478,16 @@ mod tests {
             PathSegment::Key("xy".into()),
         ]);
         assert_eq!(p.build("abcxy"), expected);
-        assert!(p.push_index(0));
+        for i in 3..INLINE_SEGMENTS {
+            assert!(p.push_index(i));
+        }
         assert!(!p.push_index(1) && !p.push_key(1));
-        assert_eq!((p.depth(), p.keys_len()), (4, 5));
+        assert_eq!((p.depth(), p.keys_len()), (INLINE_SEGMENTS, 5));
         let mut q = InlinePath::default();
         assert!(!q.push_index(usize::MAX) && !q.push_key(usize::MAX));
+        assert!(!q.push_index(65_536) && !q.push_key(65_536));
         assert_eq!(q.depth(), 0);
+        assert!(q.push_index(65_535) && q.push_key(65_535));
     }
 
     #[test]
