@@ -8,13 +8,16 @@
 //! quietly again, down the same path, and so on at every level.
 //!
 //! A quiet check that fails unwinds through every subschema on the path
-//! to its first failure; each of them is noted here as failing at its
-//! instance value. The recorded evaluation that follows then skips the
-//! quiet pre-check of those subschemas, going straight to recording: the
-//! path is walked quietly once, not once per level.
+//! to its first failure; the object, array, `anyOf` and `oneOf`
+//! instructions among them (the subschemas a document's path runs
+//! through) are noted here as failing at their instance value. The
+//! recorded evaluation that follows then skips the quiet pre-check of a
+//! subschema whose only instruction, past its forwarding `$ref`s (which
+//! all have its verdict), is one of those: the path is walked quietly
+//! once, not once per level. (Scalar checks are not noted: checking one
+//! again costs no more than a lookup.)
 //!
-//! A subschema is named by the [`Target`] at the end of its forwarding
-//! `$ref`s (all of them have its verdict), the value by its address,
+//! An instruction is named by its [`Target`], the value by its address,
 //! stable for the whole evaluation (values that are not part of the
 //! instance are checked by a detached evaluation with a list of its own).
 //! The verdict of a subschema at a value is the same wherever it is

@@ -1331,34 +1331,26 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         self.quiet_trial::<TRACK>(ev, |vm, ev| vm.node::<TRACK>(id, v, ev))
     }
 
-    /// Notes, during a quiet check while collecting (the callers' test:
-    /// a recorded failure has its errors already), that `target` fails at
-    /// `v` ([`failures`]). Programs with a dynamic scope note nothing.
-    /// (`target` gives the target, or none if a quiet check of it is no
-    /// dearer than a lookup.)
-    #[cold]
-    fn note_failure(&mut self, target: impl FnOnce(&Self) -> Option<Target>, v: &Value) {
-        if self.scope.get().is_some() {
-            return;
-        }
-        if let (Some(target), Some(record)) = (target(self), self.record.get_mut()) {
-            record.failures.get_or_insert_with(Box::default).note(target, v as *const Value as usize);
+    /// Notes, during a quiet check while collecting (nothing else: a
+    /// recorded failure has its errors already), that the object, array
+    /// or `anyOf`/`oneOf` instruction `target` failed at `v`
+    /// ([`failures`]). Programs with a dynamic scope note nothing.
+    #[inline(always)]
+    fn note_if_failed(&mut self, verdict: &Flow, target: Target, v: &Value) {
+        if M::COLLECT && !M::ANNOTATE && matches!(verdict, Ok(false)) && !self.collecting() {
+            self.note_failure(target, v);
         }
     }
 
-    /// Whether node `id` applies subschemas (beyond its forwarding
-    /// `$ref`s), so that its quiet check may be worth skipping: a node of
-    /// one scalar check is checked again at once.
-    fn has_subschemas(&self, id: NodeId) -> bool {
-        let node = self.program.node(id);
-        !matches!(
-            (node.entry(), node.first_instr()),
-            (Entry::Valid | Entry::QuietValid | Entry::Invalid | Entry::Types | Entry::Number, _)
-                | (
-                    Entry::Single,
-                    Some(Instr::Number(_) | Instr::String(_) | Instr::Enum(_) | Instr::Const(_) | Instr::Type(_))
-                )
-        )
+    /// [`Vm::note_if_failed`] past its tests.
+    #[cold]
+    fn note_failure(&mut self, target: Target, v: &Value) {
+        if self.scope.get().is_some() {
+            return;
+        }
+        if let Some(record) = self.record.get_mut() {
+            record.failures.get_or_insert_with(Box::default).note(target, v as *const Value as usize);
+        }
     }
 
     /// Whether node `id` was noted failing at `v` ([`failures`]): its
@@ -1368,23 +1360,28 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         let at = v as *const Value as usize;
         match self.record.get() {
             Some(Record { failures: Some(failures), .. }) if failures.any_at(at) => {
-                self.settled_target(id).is_some_and(|target| failures.contains(target, at))
+                self.failure_key(id).is_some_and(|target| failures.contains(target, at))
             }
             _ => false,
         }
     }
 
-    /// The [`Target`] of node `id` past its forwarding `$ref`s (at most
-    /// [`PREPARED_HOPS`]), which all have its verdict: the name a failure
-    /// is noted under ([`failures`]).
-    /// (None past a longer chain.)
-    fn settled_target(&self, id: NodeId) -> Option<Target> {
+    /// The name node `id`'s failures are noted under ([`failures`]): past
+    /// its forwarding `$ref`s (at most [`PREPARED_HOPS`]; they all have
+    /// its verdict), its only instruction if that is an object, array,
+    /// `anyOf` or `oneOf` instruction (whose verdict is the node's, noted
+    /// where the instruction runs), else none.
+    fn failure_key(&self, id: NodeId) -> Option<Target> {
         let mut id = id;
         for _ in 0..PREPARED_HOPS {
             let node = self.program.node(id);
-            match (node.entry(), node.first_instr()) {
-                (Entry::Forward, Some(&Instr::Ref(next))) => id = next,
-                _ => return Some(Target::of(id, node)),
+            match self.program.code_of(node) {
+                [Instr::Ref(next)] if node.entry() == Entry::Forward => id = *next,
+                [Instr::Object(o)] => return Some(Target::Object(*o)),
+                [Instr::Array(a)] => return Some(Target::Array(*a)),
+                [Instr::AnyOf(list)] => return Some(Target::AnyOf(*list)),
+                [Instr::OneOf(list)] => return Some(Target::OneOf(*list)),
+                _ => return None,
             }
         }
         None
@@ -1453,25 +1450,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// [`Vm::node`] (`DISPATCH`: a node of one instruction of the usual
     /// kinds calls that instruction's function directly, without
-    /// [`Vm::instr`]'s dispatch) or [`Vm::node_compact`]. A quiet check
-    /// while collecting notes a failure ([`failures`]).
+    /// [`Vm::instr`]'s dispatch) or [`Vm::node_compact`].
     #[inline(always)]
     fn node_with<const TRACK: bool, const DISPATCH: bool>(
-        &mut self,
-        id: NodeId,
-        v: &'v Value,
-        ev: &mut Evaluated,
-    ) -> Flow {
-        let verdict = self.node_entered::<TRACK, DISPATCH>(id, v, ev);
-        if M::COLLECT && !M::ANNOTATE && matches!(verdict, Ok(false)) && !self.collecting() {
-            self.note_failure(|vm| vm.has_subschemas(id).then(|| vm.settled_target(id)).flatten(), v);
-        }
-        verdict
-    }
-
-    /// [`Vm::node_with`]'s evaluation.
-    #[inline(always)]
-    fn node_entered<const TRACK: bool, const DISPATCH: bool>(
         &mut self,
         id: NodeId,
         v: &'v Value,
@@ -1566,27 +1547,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     }
 
     /// Evaluates a subschema by its [`Target`] (untracked, nothing
-    /// recorded), as [`Vm::node`] evaluates its node (and, as it does,
-    /// notes a failure while collecting).
+    /// recorded), as [`Vm::node`] evaluates its node.
     #[inline(always)]
     fn target(&mut self, target: Target, v: &'v Value, ev: &mut Evaluated) -> Flow {
-        let verdict = self.target_verdict(target, v, ev);
-        // (A `Node` target was noted by `node`; lists are never looked up,
-        // and a number check is no dearer than a lookup.)
-        if M::COLLECT
-            && !M::ANNOTATE
-            && matches!(verdict, Ok(false))
-            && matches!(target, Target::Object(_) | Target::Array(_))
-            && !self.collecting()
-        {
-            self.note_failure(|_| Some(target), v);
-        }
-        verdict
-    }
-
-    /// [`Vm::target`]'s evaluation.
-    #[inline(always)]
-    fn target_verdict(&mut self, target: Target, v: &'v Value, ev: &mut Evaluated) -> Flow {
         match target {
             Target::Valid => Ok(true),
             Target::Invalid => Ok(false),
@@ -1938,6 +1901,16 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     #[inline(never)]
     fn array_instr<const TRACK: bool>(&mut self, id: ArrayId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        let verdict = self.array_checks::<TRACK>(id, v, ev);
+        if !TRACK && self.unobserved() {
+            self.note_if_failed(&verdict, Target::Array(id), v);
+        }
+        verdict
+    }
+
+    /// [`Vm::array_instr`]'s checks.
+    #[inline(always)]
+    fn array_checks<const TRACK: bool>(&mut self, id: ArrayId, v: &'v Value, ev: &mut Evaluated) -> Flow {
         let c = self.ops.array(id);
         match v {
             Value::Array(items) if !TRACK && self.unobserved() && c.prefix.is_empty() && c.contains.is_none() => {
@@ -1959,7 +1932,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline(always)]
     fn object_instr<const TRACK: bool>(&mut self, id: ObjectId, v: &'v Value, ev: &mut Evaluated) -> Flow {
         if !TRACK && self.unobserved() {
-            self.object_quietly(id, v, ev)
+            let verdict = self.object_quietly(id, v, ev);
+            self.note_if_failed(&verdict, Target::Object(id), v);
+            verdict
         } else {
             self.object_observed::<TRACK>(id, v, ev)
         }
@@ -2172,7 +2147,13 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
         ev: &mut Evaluated,
     ) -> Flow {
         if !TRACK && self.unobserved() {
-            self.alternatives_quietly(combine, list_id, v, ev)
+            let verdict = self.alternatives_quietly(combine, list_id, v, ev);
+            let target = match combine {
+                Combine::Any => Target::AnyOf(list_id),
+                Combine::One => Target::OneOf(list_id),
+            };
+            self.note_if_failed(&verdict, target, v);
+            verdict
         } else {
             self.alternatives_observed::<TRACK>(combine, list_id, v, ev)
         }
