@@ -330,6 +330,25 @@ impl Target {
     }
 }
 
+/// Most forwarding `$ref`s [`Program::past_forwards`] follows.
+pub const FORWARD_HOPS: usize = 8;
+
+/// [`Program::past_forwards`] over the program's `nodes` (for the
+/// compiler, while other parts of the program are borrowed).
+pub(crate) fn past_forwards(nodes: &[Node], id: NodeId) -> NodeId {
+    let mut id = id;
+    for _ in 0..FORWARD_HOPS {
+        match nodes.get(id.index()) {
+            Some(n) if n.entry == Entry::Forward => match n.first {
+                Some(Instr::Ref(target)) => id = target,
+                _ => break,
+            },
+            _ => break,
+        }
+    }
+    id
+}
+
 /// A keyword value a subschema contributes as an annotation where it
 /// passes (for `evaluate`; the validation paths never read it).
 #[derive(Debug, Clone, PartialEq)]
@@ -1903,6 +1922,14 @@ impl Program {
     #[inline]
     pub fn code(&self, id: NodeId) -> &[Instr] {
         self.code_of(&self.nodes[id.index()])
+    }
+    /// Node `id` past its forwarding `$ref`s ([`Entry::Forward`] nodes,
+    /// which all have the verdict of the node they lead to), at most
+    /// [`FORWARD_HOPS`] of them (a longer chain, even a cycle, stops
+    /// there: its evaluation is left to the node's entry).
+    #[inline]
+    pub fn past_forwards(&self, id: NodeId) -> NodeId {
+        past_forwards(&self.nodes, id)
     }
     /// The instructions of a node of this program.
     #[inline]

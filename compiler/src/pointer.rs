@@ -5,10 +5,31 @@ use serde_json::Value;
 /// Escapes one reference token (`~` → `~0`, `/` → `~1`).
 pub fn escape(token: &str) -> std::borrow::Cow<'_, str> {
     if token.bytes().any(|b| b == b'~' || b == b'/') {
-        token.replace('~', "~0").replace('/', "~1").into()
+        escaped_pieces(token).collect::<String>().into()
     } else {
         token.into()
     }
+}
+
+/// The escaped reference token of `token` in pieces (runs of plain
+/// text, `~0` and `~1`), for writers that append them without building
+/// the token.
+pub fn escaped_pieces(token: &str) -> impl Iterator<Item = &str> {
+    let mut rest = token;
+    std::iter::from_fn(move || {
+        let piece = match rest.find(['~', '/']) {
+            None if rest.is_empty() => return None,
+            None => rest,
+            Some(0) => {
+                let escaped = if rest.starts_with('~') { "~0" } else { "~1" };
+                rest = rest.get(1..).unwrap_or_default();
+                return Some(escaped);
+            }
+            Some(at) => rest.get(..at).unwrap_or_default(),
+        };
+        rest = rest.get(piece.len()..).unwrap_or_default();
+        Some(piece)
+    })
 }
 
 /// An array index as a reference token, written without allocating.
@@ -119,6 +140,28 @@ mod tests {
         assert_eq!(step(a, "1").and_then(|x| step(x, "b")), Some(&json!(2)));
         assert_eq!(step(a, "01"), None);
         assert_eq!(step(a, "-"), None);
+    }
+
+    #[test]
+    fn tokens_escape_in_pieces() {
+        let cases = [
+            ("", ""),
+            ("a", "a"),
+            ("~", "~0"),
+            ("/", "~1"),
+            ("~1", "~01"),
+            ("a/b~c", "a~1b~0c"),
+            ("//~~", "~1~1~0~0"),
+            ("^/", "^~1"),
+            ("^\\~1/", "^\\~01~1"),
+            ("é/€~𝄞", "é~1€~0𝄞"),
+            ("x~", "x~0"),
+        ];
+        for (token, escaped) in cases {
+            assert_eq!(escape(token), escaped, "{token}");
+            assert_eq!(escaped_pieces(token).collect::<String>(), escaped, "{token}");
+            assert_eq!(unescape(escaped).as_deref(), Some(token), "{token}");
+        }
     }
 
     #[test]

