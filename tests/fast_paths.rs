@@ -1508,3 +1508,60 @@ fn conditions_on_a_tag_decide_as_every_condition_does() {
         assert!(verdicts.contains(&true) && verdicts.contains(&false), "{verdicts:?}");
     }
 }
+
+#[test]
+fn unevaluated_properties_beside_conjunctive_subschemas_keep_their_verdicts() {
+    // `info` and `derived` resolve `unevaluatedProperties` statically on
+    // the boolean path; the root, with an `anyOf`, tracks, and applies
+    // `derived` in place (the static code then runs tracked).
+    let schema = json!({
+        "$defs": {
+            "ext": {"patternProperties": {"^x-": true}},
+            "info": {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"],
+                     "$ref": "#/$defs/ext", "unevaluatedProperties": false},
+            "base": {"properties": {"a": {"type": "integer"}}, "allOf": [{"$ref": "#/$defs/ext"}]},
+            "derived": {"$ref": "#/$defs/base", "properties": {"b": true},
+                        "unevaluatedProperties": {"type": "string"}}
+        },
+        "properties": {"info": {"$ref": "#/$defs/info"}, "d": {"$ref": "#/$defs/derived"}},
+        "anyOf": [{"$ref": "#/$defs/derived"}, {"required": ["info"]}],
+        "unevaluatedProperties": false
+    });
+    let verdicts = agree(
+        &schema,
+        &[
+            json!({"a": 1, "b": 2, "c": "s", "x-y": 1}),
+            json!({"a": 1, "c": 5}),
+            json!({"info": {"title": "t"}, "c": 5}),
+            json!({"info": {"title": "t"}, "c": "s"}),
+            json!({"info": {"title": "t", "x-a": 1}}),
+            json!({"info": {"title": "t", "z": 1}}),
+            json!({"info": {"title": 1}}),
+            json!({"d": {"a": "no"}}),
+            json!({"info": {"title": "t"}, "d": {"a": 2, "x-": [], "e": "s"}}),
+            json!({"info": {"title": "t"}, "d": {"a": 2, "e": 3}}),
+            json!({"d": {"a": 2}}),
+        ],
+    );
+    // `info` is unevaluated where `derived` applies in place (and not a
+    // string); `c` where it fails.
+    assert_eq!(verdicts, [true, false, false, false, true, false, false, false, true, false, false]);
+}
+
+#[test]
+fn statically_resolved_unevaluated_properties_report_as_tracked() {
+    // Errors come from the tracked code, as without the static
+    // resolution (the boolean path checks the keyword as
+    // `additionalProperties` over the member's names).
+    let schema = json!({"allOf": [{"properties": {"a": {"type": "string"}}}], "unevaluatedProperties": false});
+    let v = Validator::new(&schema).expect("schema compiles");
+    let instance = json!({"a": 1});
+    assert!(!v.is_valid(&instance));
+    let errors: Vec<String> = v.iter_errors(&instance).map(|e| e.keyword_location().to_string()).collect();
+    assert_eq!(errors, ["/allOf/0/properties/a/type"]);
+    let errors: Vec<String> =
+        v.iter_errors(&json!({"a": "s", "b": 1})).map(|e| e.keyword_location().to_string()).collect();
+    assert_eq!(errors, ["/unevaluatedProperties"]);
+    assert!(v.is_valid(&json!({"a": "s"})));
+    assert!(!v.is_valid(&json!({"a": "s", "b": 1})));
+}

@@ -1753,6 +1753,18 @@ pub(crate) struct RareTables {
     /// that [uses a dynamic scope](ProgramFlags::uses_dynamic_scope), the
     /// only one that reads them while evaluating.
     pub(crate) resources: Box<[Resource]>,
+    /// The tracked code of the nodes whose `unevaluatedProperties` the
+    /// boolean path resolves statically, by node ([`Program::tracked_code`]).
+    pub(crate) tracked: Box<[TrackedCode]>,
+}
+
+/// Where a node's tracked code lies in [`Program::code`] (after every
+/// node's own code).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TrackedCode {
+    pub(crate) node: NodeId,
+    pub(crate) start: u32,
+    pub(crate) end: u32,
 }
 
 impl RareTables {
@@ -1763,6 +1775,7 @@ impl RareTables {
             && self.contents.is_empty()
             && self.costs.is_empty()
             && self.resources.is_empty()
+            && self.tracked.is_empty()
     }
 }
 
@@ -1936,6 +1949,22 @@ impl Program {
     pub fn code_of(&self, node: &Node) -> &[Instr] {
         &self.code[node.code_start as usize..node.code_end as usize]
     }
+    /// The code an evaluation that records errors or builds output units
+    /// runs for node `id` in place of [`Program::code_of`], if it differs:
+    /// for a node whose `unevaluatedProperties` the boolean path resolves
+    /// statically (its code then checks the properties its in-place
+    /// subschemas do not name, as `additionalProperties` would), the code
+    /// that tracks evaluated properties, and reports and annotates as the
+    /// keyword's definition says. It runs with tracking on.
+    #[inline]
+    pub fn tracked_code(&self, id: NodeId) -> Option<&[Instr]> {
+        let table = self.rare_table(|r| &r.tracked);
+        if table.is_empty() {
+            return None;
+        }
+        let t = table.get(table.binary_search_by_key(&id, |t| t.node).ok()?)?;
+        self.code.get(t.start as usize..t.end as usize)
+    }
     /// An `if`/`then`/`else`.
     #[inline]
     pub fn cond(&self, id: CondId) -> &Cond {
@@ -2037,11 +2066,12 @@ impl Program {
         if !node_ok(self.root) {
             return fail("root");
         }
-        let (conds, dynamic_refs, contents, resources) = (
+        let (conds, dynamic_refs, contents, resources, tracked) = (
             self.rare_table(|r| &r.conds),
             self.rare_table(|r| &r.dynamic_refs),
             self.rare_table(|r| &r.contents),
             self.rare_table(|r| &r.resources),
+            self.rare_table(|r| &r.tracked),
         );
         let ops = self.operands();
         if self.locations.len() != self.nodes.len() {
@@ -2056,6 +2086,11 @@ impl Program {
             {
                 return fail("node range");
             }
+        }
+        let sorted = tracked.windows(2).all(|w| matches!(w, [a, b] if a.node < b.node));
+        if !sorted || !tracked.iter().all(|t| node_ok(t.node) && t.start <= t.end && t.end as usize <= self.code.len())
+        {
+            return fail("tracked code");
         }
         for i in &self.code {
             let ok = match *i {
@@ -2143,6 +2178,12 @@ impl fmt::Display for Program {
             }
             for instr in self.code.get(node.code_start as usize..node.code_end as usize).unwrap_or(&[]) {
                 writeln!(f, "    {}", InstrDisplay { program: self, instr })?;
+            }
+            if let Some(code) = self.tracked_code(NodeId(i as u32)) {
+                writeln!(f, "    ; tracked (errors, output units):")?;
+                for instr in code {
+                    writeln!(f, "    {}", InstrDisplay { program: self, instr })?;
+                }
             }
         }
         Ok(())

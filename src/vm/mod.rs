@@ -1753,8 +1753,17 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             None => false,
         };
         let previous = self.record.get_mut().map(|r| std::mem::replace(&mut r.current, id));
-        let tracks = flags.contains(NodeFlags::TRACKS_PROPERTIES) || flags.contains(NodeFlags::TRACKS_ITEMS);
-        let code = self.program.code_of(node);
+        // Reported and annotated evaluations run a node's tracked code where
+        // it has one (`unevaluatedProperties` resolved statically for the
+        // boolean path only).
+        let tracked = if self.unobserved() { None } else { self.program.tracked_code(id) };
+        let (code, tracks) = match tracked {
+            Some(code) => (code, true),
+            None => (
+                self.program.code_of(node),
+                flags.contains(NodeFlags::TRACKS_PROPERTIES) || flags.contains(NodeFlags::TRACKS_ITEMS),
+            ),
+        };
         let result = if tracks {
             let mut own = Evaluated::default();
             let r = self.run::<true>(code, v, &mut own);

@@ -12,6 +12,7 @@
 
 mod analysis;
 mod annotations;
+mod closure;
 mod cost;
 mod discriminator;
 mod names;
@@ -168,11 +169,19 @@ pub(crate) struct Lowerer<'a, 'o> {
     /// The node each `$ref` string resolved to, by its resource (keyed by
     /// schema text: a [`TextMap`], seeded per table).
     ref_nodes: TextMap<(ResIdx, &'a str), NodeId>,
+    /// The schema each `$ref` string resolved to, by its resource: for
+    /// [`closure`]'s walks (which meet the same references again and
+    /// again) and lowering alike.
+    ref_targets: TextMap<(ResIdx, &'a str), (&'a Value, SchemaInfo)>,
     work: Vec<(NodeId, &'a Value, SchemaInfo)>,
     /// Anchor names some `$dynamicRef` resolves dynamically.
     dynamic_names: TextSet<String>,
     uses_recursive_ref: bool,
     strict_integers: bool,
+    /// The tracked code of nodes whose `unevaluatedProperties` the
+    /// boolean path resolves statically (see [`closure`]), placed after
+    /// every node's code when the program is built.
+    tracked: Vec<(NodeId, Vec<Instr>)>,
 }
 
 impl<'a, 'o> Lowerer<'a, 'o> {
@@ -207,10 +216,12 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             resource_order: Vec::new(),
             node_ids: IdMap::with_capacity_and_hasher(subschemas, Default::default()),
             ref_nodes: TextMap::default(),
+            ref_targets: TextMap::default(),
             work: Vec::with_capacity(subschemas),
             dynamic_names: TextSet::default(),
             uses_recursive_ref: false,
             strict_integers,
+            tracked: Vec::new(),
         }
     }
 
@@ -264,11 +275,17 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         if let Some(id) = self.node_ids.get(&(value as *const Value)) {
             return Ok(*id);
         }
-        let info = match self.registry.info(value) {
+        let info = self.child_info(parent, path, value);
+        self.node(Target { value, info, dynamic_anchor: None })
+    }
+
+    /// The [`SchemaInfo`] of a direct subschema found under `path` of
+    /// `parent`.
+    fn child_info(&mut self, parent: &SchemaInfo, path: &[&str], value: &'a Value) -> SchemaInfo {
+        match self.registry.info(value) {
             Some(info) => *info,
             None => self.registry.descend(parent, path),
-        };
-        self.node(Target { value, info, dynamic_anchor: None })
+        }
     }
 
     fn resource_id(&mut self, res: ResIdx) -> Result<ResourceId, CompileError> {
@@ -348,12 +365,22 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             });
         }
         let uses_dynamic_scope = !self.dynamic_refs.is_empty();
+        let mut code = self.code;
+        let mut tracked_code = Vec::with_capacity(self.tracked.len());
+        let mut tracked = self.tracked;
+        tracked.sort_unstable_by_key(|(id, _)| *id);
+        for (node, instrs) in tracked {
+            let start = u32::try_from(code.len()).map_err(|_| internal("code size"))?;
+            code.extend(instrs);
+            let end = u32::try_from(code.len()).map_err(|_| internal("code size"))?;
+            tracked_code.push(TrackedCode { node, start, end });
+        }
         let mut annotations = self.annotations;
         annotations.sort_unstable_by_key(|(id, _)| *id);
         let mut program = Program {
             nodes: self.nodes.into_boxed_slice(),
             locations: self.locations.finish(),
-            code: self.code.into_boxed_slice(),
+            code: code.into_boxed_slice(),
             root,
             flags: ProgramFlags {
                 uses_dynamic_scope,
@@ -383,6 +410,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
                 contents: self.contents.into_boxed_slice(),
                 costs: Box::default(),
                 resources: resources.into_boxed_slice(),
+                tracked: tracked_code.into_boxed_slice(),
             })),
         };
         let limits = &self.options.limits;

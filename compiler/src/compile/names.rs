@@ -17,7 +17,7 @@ use crate::lookup::KeyTable;
 const SCANNED: usize = 8;
 
 /// Distinct strings in first-seen order, each with its index.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct Names<'a> {
     order: Vec<&'a str>,
     /// Name → index, kept once there are more than [`SCANNED`] names.

@@ -31,24 +31,24 @@ const IN_PLACE: &[Kw] = &[
 ];
 
 /// The keywords of one schema object that are in force in its dialect.
-struct Keywords<'a, 'i> {
+pub(super) struct Keywords<'a, 'i> {
     table: KeywordTable<'a>,
     /// The keywords present that apply in the dialect, as a set.
     active: u64,
-    info: &'i SchemaInfo,
+    pub(super) info: &'i SchemaInfo,
 }
 
 impl<'a, 'i> Keywords<'a, 'i> {
-    fn new(obj: &'a Map<String, Value>, info: &'i SchemaInfo) -> Self {
+    pub(super) fn new(obj: &'a Map<String, Value>, info: &'i SchemaInfo) -> Self {
         let table = KeywordTable::of(obj);
         let active = table.present().filter(|kw| Lowerer::active(info.dialect, *kw)).fold(0, |set, kw| set | kw.bit());
         Keywords { table, active, info }
     }
 
-    fn get(&self, kw: Kw) -> Option<&'a Value> {
+    pub(super) fn get(&self, kw: Kw) -> Option<&'a Value> {
         if self.active & kw.bit() != 0 { self.table.get(kw) } else { None }
     }
-    fn draft(&self) -> Draft {
+    pub(super) fn draft(&self) -> Draft {
         self.info.dialect.draft
     }
 }
@@ -112,11 +112,36 @@ impl<'a> Lowerer<'a, '_> {
             flags.insert(NodeFlags::TRACKS_ITEMS);
             self.code.push(Instr::UnevaluatedItems(node));
         }
-        if let Some(node) = unevaluated_props {
-            flags.insert(NodeFlags::TRACKS_PROPERTIES);
-            self.code.push(Instr::UnevaluatedProperties(node));
-        }
+        let tracked = match unevaluated_props {
+            Unevaluated::None => None,
+            Unevaluated::Tracked(node) => {
+                flags.insert(NodeFlags::TRACKS_PROPERTIES);
+                self.code.push(Instr::UnevaluatedProperties(node));
+                None
+            }
+            Unevaluated::Static { node, quiet, tracked } => {
+                let code = self.code.get(start..).unwrap_or_default();
+                let mut twin: Vec<Instr> = code
+                    .iter()
+                    .filter_map(|instr| match *instr {
+                        Instr::Object(o) if Some(o) == quiet => tracked.map(Instr::Object),
+                        other => Some(other),
+                    })
+                    .collect();
+                twin.push(Instr::UnevaluatedProperties(node));
+                Some(twin)
+            }
+        };
         self.fuse_type(start);
+        if let Some(twin) = tracked {
+            // Fused the same way, in place at the end of the code, then
+            // set aside until the program is built.
+            let at = self.code.len();
+            self.code.extend(twin);
+            self.fuse_type(at);
+            let twin = self.code.split_off(at);
+            self.tracked.push((id, twin));
+        }
         self.collect_annotations(id, obj, &k.table, info);
         Ok(flags)
     }
@@ -188,9 +213,8 @@ impl<'a> Lowerer<'a, '_> {
             Value::String(reference) => match self.ref_nodes.get(&(k.info.resource, reference.as_str())) {
                 Some(id) => *id,
                 None => {
-                    let at = self.at(k.info, "$ref");
-                    let target = self.registry.resolve(k.info.resource, reference, &at)?;
-                    let id = self.node(target)?;
+                    let (value, info) = self.ref_target(k.info, reference, true)?;
+                    let id = self.node(Target { value, info, dynamic_anchor: None })?;
                     self.ref_nodes.insert((k.info.resource, reference), id);
                     id
                 }
@@ -199,6 +223,26 @@ impl<'a> Lowerer<'a, '_> {
         };
         self.code.push(Instr::Ref(id));
         Ok(())
+    }
+
+    /// The schema `$ref` string `reference` of the subschema `info`
+    /// resolves to, resolved once per (resource, reference) for lowering
+    /// and [`super::closure`]'s walks. Its errors name the keyword's
+    /// location if `located` (else none: the walks drop them).
+    pub(super) fn ref_target(
+        &mut self,
+        info: &SchemaInfo,
+        reference: &'a str,
+        located: bool,
+    ) -> Result<(&'a Value, SchemaInfo), CompileError> {
+        let key = (info.resource, reference);
+        if let Some(target) = self.ref_targets.get(&key) {
+            return Ok(*target);
+        }
+        let at = if located { self.at(info, "$ref") } else { String::new() };
+        let target = self.registry.resolve(info.resource, reference, &at)?;
+        self.ref_targets.insert(key, (target.value, target.info));
+        Ok((target.value, target.info))
     }
 
     fn lower_dynamic_refs(&mut self, k: &Keywords<'a, '_>) -> Result<(), CompileError> {
@@ -567,9 +611,9 @@ impl<'a> Lowerer<'a, '_> {
         Ok(tracked)
     }
 
-    /// Lowers object keywords; returns the `unevaluatedProperties` node
-    /// when it must be tracked at run time.
-    fn lower_object(&mut self, k: &Keywords<'a, '_>, in_place: bool) -> Result<Option<NodeId>, CompileError> {
+    /// Lowers object keywords; returns what `unevaluatedProperties`
+    /// leaves for the end of the node.
+    fn lower_object(&mut self, k: &Keywords<'a, '_>, in_place: bool) -> Result<Unevaluated, CompileError> {
         let mut table = EntryTable::default();
         if let Some(props) = k.get(Kw::Properties) {
             let Value::Object(map) = props else {
@@ -654,17 +698,81 @@ impl<'a> Lowerer<'a, '_> {
         let mut additional = self.rest_schema(k, Kw::AdditionalProperties)?;
         let mut additional_unevaluated = false;
         let property_names = self.schema(k, Kw::PropertyNames)?;
-        let mut tracked = None;
-        if let Some(node) = self.rest_schema(k, Kw::UnevaluatedProperties)? {
-            if in_place {
-                tracked = Some(node);
-            } else if additional.is_none() {
+        let mut unevaluated = self.rest_schema(k, Kw::UnevaluatedProperties)?;
+        if let (Some(node), false) = (unevaluated, in_place) {
+            // Without in-place subschemas, only this schema's keywords
+            // evaluate properties.
+            if additional.is_none() {
                 additional = Some(node);
                 additional_unevaluated = true;
             }
+            unevaluated = None;
         }
-        let min_properties = self.count(k, Kw::MinProperties)?;
-        let max_properties = self.count(k, Kw::MaxProperties)?;
+        let parts = ObjectParts {
+            table,
+            required,
+            dependents,
+            patterns,
+            static_patterns,
+            additional,
+            additional_unevaluated,
+            property_names,
+            min_properties: self.count(k, Kw::MinProperties)?,
+            max_properties: self.count(k, Kw::MaxProperties)?,
+        };
+        let Some(node) = unevaluated else {
+            if let Some(id) = self.push_object_checks(parts)? {
+                self.code.push(Instr::Object(id));
+            }
+            return Ok(Unevaluated::None);
+        };
+        let Some(closure) = self.evaluated_closure(k) else {
+            if let Some(id) = self.push_object_checks(parts)? {
+                self.code.push(Instr::Object(id));
+            }
+            return Ok(Unevaluated::Tracked(node));
+        };
+        let mut quiet = parts.clone();
+        // With an `additionalProperties` of its own, or one in the closure,
+        // the schema evaluates every property wherever it passes:
+        // `unevaluatedProperties` has nothing left to check.
+        if quiet.additional.is_none() && !closure.all {
+            let evaluated = self.node(Target { value: &EVALUATED, info: *k.info, dynamic_anchor: None })?;
+            quiet.table.reserve(closure.names.len());
+            for name in closure.names {
+                let i = quiet.table.index(name);
+                if let Some(entry) = quiet.table.entries.get_mut(i as usize) {
+                    entry.schema.get_or_insert(evaluated);
+                }
+            }
+            quiet.patterns.extend(closure.patterns.into_iter().map(|(_, regex)| (regex, evaluated)));
+            quiet.static_patterns = self.match_names_statically(&mut quiet.table, &quiet.patterns);
+            quiet.additional = Some(node);
+            quiet.additional_unevaluated = true;
+        }
+        let tracked = self.push_object_checks(parts)?;
+        let quiet = self.push_object_checks(quiet)?;
+        if let Some(id) = quiet {
+            self.code.push(Instr::Object(id));
+        }
+        Ok(Unevaluated::Static { node, quiet, tracked })
+    }
+
+    /// Builds the object instruction's operands from `parts`, unless they
+    /// check nothing.
+    fn push_object_checks(&mut self, parts: ObjectParts<'a>) -> Result<Option<ObjectId>, CompileError> {
+        let ObjectParts {
+            table,
+            required,
+            dependents,
+            patterns,
+            static_patterns,
+            additional,
+            additional_unevaluated,
+            property_names,
+            min_properties,
+            max_properties,
+        } = parts;
         let scans = table.entries.iter().any(|e| e.schema.is_some())
             || !patterns.is_empty()
             || additional.is_some()
@@ -674,54 +782,51 @@ impl<'a> Lowerer<'a, '_> {
             || !dependents.is_empty()
             || min_properties.is_some()
             || max_properties.is_some();
-        if used {
-            let id = ObjectId(u32::try_from(self.objects.len()).map_err(|_| internal("objects"))?);
-            let names = table.names.table();
-            // Listed only where a property can be unknown (`additional`):
-            // elsewhere the list, a string per name, was never read. (An
-            // empty `Arc<[String]>` shares a static allocation.)
-            let declared = match additional {
-                Some(_) => names
-                    .keys()
-                    .zip(&table.entries)
-                    .filter(|(_, e)| e.schema.is_some())
-                    .map(|(k, _)| k.to_string())
-                    .collect(),
-                None => std::sync::Arc::default(),
-            };
-            let mut checks = ObjectChecks {
-                type_fused: None,
-                names,
-                entries: table.entries.into_boxed_slice(),
-                required: required.into_boxed_slice(),
-                // The nodes as they are, until the node entries say which
-                // ones only forward (`analysis::set_entries`).
-                patterns: patterns
-                    .into_iter()
-                    .map(|(regex, node)| PatternProperty { regex, node, quick: node })
-                    .collect(),
-                static_patterns,
-                additional_quick: additional.unwrap_or_default(),
-                additional,
-                additional_check: QuickCheck::Deferred,
-                additional_unevaluated,
-                property_names,
-                extras: ObjectExtras {
-                    dependents: dependents.into_boxed_slice(),
-                    declared,
-                    min_properties: min_properties.unwrap_or(0),
-                    max_properties: max_properties.unwrap_or(u64::MAX),
-                }
-                .boxed(),
-                scans,
-                quiet_scan: scans,
-                passing_sizes: (0, u64::MAX),
-            };
-            checks.summarize_entries();
-            self.objects.push(checks);
-            self.code.push(Instr::Object(id));
+        if !used {
+            return Ok(None);
         }
-        Ok(tracked)
+        let id = ObjectId(u32::try_from(self.objects.len()).map_err(|_| internal("objects"))?);
+        let names = table.names.table();
+        // Listed only where a property can be unknown (`additional`):
+        // elsewhere the list, a string per name, was never read. (An
+        // empty `Arc<[String]>` shares a static allocation.)
+        let declared = match additional {
+            Some(_) => names
+                .keys()
+                .zip(&table.entries)
+                .filter(|(_, e)| e.schema.is_some())
+                .map(|(k, _)| k.to_string())
+                .collect(),
+            None => std::sync::Arc::default(),
+        };
+        let mut checks = ObjectChecks {
+            type_fused: None,
+            names,
+            entries: table.entries.into_boxed_slice(),
+            required: required.into_boxed_slice(),
+            // The nodes as they are, until the node entries say which
+            // ones only forward (`analysis::set_entries`).
+            patterns: patterns.into_iter().map(|(regex, node)| PatternProperty { regex, node, quick: node }).collect(),
+            static_patterns,
+            additional_quick: additional.unwrap_or_default(),
+            additional,
+            additional_check: QuickCheck::Deferred,
+            additional_unevaluated,
+            property_names,
+            extras: ObjectExtras {
+                dependents: dependents.into_boxed_slice(),
+                declared,
+                min_properties: min_properties.unwrap_or(0),
+                max_properties: max_properties.unwrap_or(u64::MAX),
+            }
+            .boxed(),
+            scans,
+            quiet_scan: scans,
+            passing_sizes: (0, u64::MAX),
+        };
+        checks.summarize_entries();
+        self.objects.push(checks);
+        Ok(Some(id))
     }
 
     fn lower_combinators(&mut self, k: &Keywords<'a, '_>) -> Result<(), CompileError> {
@@ -800,11 +905,47 @@ fn string_list(v: &Value) -> Option<Vec<&str>> {
 }
 
 /// Property names in first-mention order, with their entries.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct EntryTable<'a> {
     names: Names<'a>,
     entries: Vec<PropertyEntry>,
 }
+
+/// The pieces of an object instruction's operands, as
+/// [`Lowerer::lower_object`] gathers them.
+#[derive(Clone)]
+struct ObjectParts<'a> {
+    table: EntryTable<'a>,
+    required: Vec<u32>,
+    dependents: Vec<u32>,
+    patterns: Vec<(Arc<Regex>, NodeId)>,
+    static_patterns: bool,
+    additional: Option<NodeId>,
+    additional_unevaluated: bool,
+    property_names: Option<NodeId>,
+    min_properties: Option<u64>,
+    max_properties: Option<u64>,
+}
+
+/// What `unevaluatedProperties` leaves for the end of its node
+/// ([`Lowerer::lower_object`]).
+enum Unevaluated {
+    /// Nothing: there is none, or it is checked as `additionalProperties`
+    /// would be (no subschema applies in place).
+    None,
+    /// The node tracks evaluated properties; the keyword's node.
+    Tracked(NodeId),
+    /// Resolved statically for the boolean path (see [`super::closure`]):
+    /// the node's object instruction is `quiet`'s (checking the names and
+    /// patterns of the in-place closure too); its tracked code has
+    /// `tracked`'s instead and ends with the keyword's `node`.
+    Static { node: NodeId, quiet: Option<ObjectId>, tracked: Option<ObjectId> },
+}
+
+/// The subschema standing for the properties an in-place subschema
+/// evaluates, in a node's static `unevaluatedProperties`: every value
+/// passes it (the subschema itself checks the value).
+static EVALUATED: Value = Value::Bool(true);
 
 /// Most regex matches [`Lowerer::match_names_statically`] runs for one
 /// object (names × patterns); beyond it names are matched at run time.
