@@ -1,6 +1,7 @@
 //! Algebraic properties of validation, checked on generated schemas and
 //! instances (proptest): `allOf[S] ≡ S`, `not(not(S)) ≡ S`,
-//! `anyOf[S, S] ≡ S`; the boolean and error-collecting paths agree; more
+//! `anyOf[S, S] ≡ S`, `unevaluatedProperties` beside `allOf[S]` and
+//! `anyOf[S]` alike; the boolean and error-collecting paths agree; more
 //! fuel never changes a verdict that completed.
 
 use proptest::prelude::*;
@@ -58,6 +59,8 @@ fn schema() -> impl Strategy<Value = Value> {
             (inner.clone(), inner.clone(), inner.clone()).prop_map(|(i, t, e)| json!({"if": i, "then": t, "else": e})),
             (inner.clone(), inner.clone())
                 .prop_map(|(a, b)| json!({"properties": {"a": a}, "additionalProperties": b})),
+            (inner.clone(), inner.clone())
+                .prop_map(|(a, b)| json!({"properties": {"a": a}, "patternProperties": {"^b": b}})),
             inner.clone().prop_map(|s| json!({"items": s})),
             inner.clone().prop_map(|s| json!({"contains": s})),
             (inner.clone(), inner.clone())
@@ -98,6 +101,18 @@ proptest! {
         let base = outcome(&s, &i);
         prop_assume!(base.is_some());
         prop_assert_eq!(outcome(&json!({"anyOf": [s.clone(), s]}), &i), base);
+    }
+
+    #[test]
+    fn unevaluated_properties_beside_all_of_one_and_any_of_one_agree(
+        x in schema(), c in schema(), u in schema(), i in instance()
+    ) {
+        // An `allOf` of one is resolved statically when its closure allows
+        // (the boolean path checks `unevaluatedProperties` as
+        // `additionalProperties`); an `anyOf` of one is always tracked.
+        let all = outcome(&json!({"allOf": [x.clone()], "properties": {"c": c.clone()}, "unevaluatedProperties": u.clone()}), &i);
+        prop_assume!(all.is_some());
+        prop_assert_eq!(outcome(&json!({"anyOf": [x], "properties": {"c": c}, "unevaluatedProperties": u}), &i), all);
     }
 
     #[test]
