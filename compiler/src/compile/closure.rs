@@ -43,6 +43,22 @@ use crate::registry::SchemaInfo;
 /// Most schemas one closure visits; past it the node stays tracked.
 const CLOSURE_SCHEMAS_MAX: usize = 64;
 
+/// Most names (and, apart, patterns) one closure collects, each of what
+/// it evaluates and what it may: past them the node stays tracked (a
+/// resolved node's object instruction holds every name and pattern of its
+/// closure, so an unbounded closure would let a schema that names one
+/// large definition from many places multiply its size).
+const CLOSURE_NAMES_MAX: usize = 256;
+const CLOSURE_PATTERNS_MAX: usize = 32;
+
+/// The work all closures of one compilation may do together (keywords,
+/// names and patterns read, subschemas queued, names matched against
+/// patterns), so that a schema of many nodes each naming the same large
+/// schemas costs bounded time and memory (the names read bound the names
+/// the resolved nodes hold); past it, nodes stay tracked. OpenAPI 3.1's
+/// schema spends 340.
+pub(super) const CLOSURE_WORK_MAX: usize = 1 << 18;
+
 /// What the subschemas a schema applies in place evaluate whenever they
 /// all pass.
 #[derive(Debug, Default)]
@@ -103,6 +119,9 @@ impl<'a> Lowerer<'a, '_> {
                 _ => return None,
             };
             let k = Keywords::new(obj, &info);
+            let names = k.get(Kw::Properties).and_then(Value::as_object).map_or(0, |m| m.len());
+            let patterns = k.get(Kw::PatternProperties).and_then(Value::as_object).map_or(0, |m| m.len());
+            self.spend_closure_work(obj.len() + names + patterns)?;
             // Up to draft-07, `$ref` makes its siblings inert.
             if !(k.draft().ref_overrides_siblings() && k.get(Kw::Ref).is_some()) {
                 let all = k.get(Kw::AdditionalProperties).is_some() || k.get(Kw::UnevaluatedProperties).is_some();
@@ -129,8 +148,23 @@ impl<'a> Lowerer<'a, '_> {
                 }
             }
             self.in_place(&k, applies, &mut work)?;
+            let names = closure.names.len().max(maybe.names.len());
+            let patterns = closure.patterns.len().max(maybe.patterns.len());
+            if names > CLOSURE_NAMES_MAX || patterns > CLOSURE_PATTERNS_MAX {
+                return None;
+            }
         }
+        // The names `covers` may match against patterns.
+        let own_patterns = k.get(Kw::PatternProperties).and_then(Value::as_object).map_or(0, |o| o.len());
+        self.spend_closure_work(maybe.names.len().saturating_mul(closure.patterns.len() + own_patterns))?;
         self.covers(k, &closure, &maybe).then_some(closure)
+    }
+
+    /// Takes `units` from the compilation's [`CLOSURE_WORK_MAX`]; `None`
+    /// once it is spent.
+    fn spend_closure_work(&mut self, units: usize) -> Option<()> {
+        self.closure_work = self.closure_work.checked_sub(units)?;
+        Some(())
     }
 
     /// Whether everything `maybe` holds is evaluated anyway, by the
@@ -178,6 +212,11 @@ impl<'a> Lowerer<'a, '_> {
             let Some(value) = k.get(kw) else { continue };
             let applies = if kw == Kw::AllOf { applies } else { Applies::Maybe };
             let name = kw.name();
+            self.spend_closure_work(match value {
+                Value::Array(list) => list.len(),
+                Value::Object(map) => map.len(),
+                _ => 1,
+            })?;
             match value {
                 Value::Array(list) => {
                     for (i, sub) in list.iter().enumerate() {
@@ -293,6 +332,27 @@ mod tests {
             assert_eq!(code.last(), Some(&"unevaluatedProperties"), "{schema}");
             assert!(tracked.is_none() && tracks, "{schema}");
         }
+    }
+
+    #[test]
+    fn closures_are_bounded_per_node_and_per_compilation() {
+        let wide: serde_json::Map<String, Value> = (0..300).map(|i| (format!("p{i}"), json!(true))).collect();
+        let (_, tracked, tracks) = root_code(json!({"$ref": "#/$defs/wide", "unevaluatedProperties": false,
+                                                    "$defs": {"wide": {"properties": wide}}}));
+        assert!(tracked.is_none() && tracks, "a closure of 300 names stays tracked");
+        // 2,000 nodes each naming a definition of 200 properties: the
+        // first resolve statically, until the compilation's budget is
+        // spent (about 200 units each).
+        let names: serde_json::Map<String, Value> = (0..200).map(|i| (format!("p{i}"), json!(true))).collect();
+        let users: serde_json::Map<String, Value> = (0..2000)
+            .map(|i| (format!("u{i}"), json!({"$ref": "#/$defs/d", "unevaluatedProperties": false})))
+            .collect();
+        let schema = json!({"properties": users, "$defs": {"d": {"properties": names}}});
+        let program = compile(&schema, &CompileOptions::default()).expect("compiles");
+        let resolved = (0..program.node_count())
+            .filter(|&i| program.tracked_code(crate::bytecode::NodeId(i as u32)).is_some())
+            .count();
+        assert!((1000..1400).contains(&resolved), "{resolved} nodes resolved");
     }
 
     #[test]

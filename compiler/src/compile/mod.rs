@@ -182,6 +182,8 @@ pub(crate) struct Lowerer<'a, 'o> {
     /// boolean path resolves statically (see [`closure`]), placed after
     /// every node's code when the program is built.
     tracked: Vec<(NodeId, Vec<Instr>)>,
+    /// What is left of [`closure::CLOSURE_WORK_MAX`].
+    closure_work: usize,
 }
 
 impl<'a, 'o> Lowerer<'a, 'o> {
@@ -222,6 +224,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             uses_recursive_ref: false,
             strict_integers,
             tracked: Vec::new(),
+            closure_work: closure::CLOSURE_WORK_MAX,
         }
     }
 
