@@ -944,7 +944,9 @@ enum Unevaluated {
 
 /// The subschema standing for the properties an in-place subschema
 /// evaluates, in a node's static `unevaluatedProperties`: every value
-/// passes it (the subschema itself checks the value).
+/// passes it (the subschema itself checks the value). One node for the
+/// program, placed (for `explain`) at the first schema that needed it;
+/// it never fails, so no error names it.
 static EVALUATED: Value = Value::Bool(true);
 
 /// Most regex matches [`Lowerer::match_names_statically`] runs for one
