@@ -2127,7 +2127,10 @@ impl Program {
             let entry_ok = |e: &u32| (*e as usize) < o.entries.len();
             let summarized = (0..o.entries.len()).all(|i| {
                 let i = u32::try_from(i).unwrap_or(u32::MAX);
-                o.names.payload(i) == o.entries.get(i as usize).map(QuickEntry::of)
+                // A hashed look-up per name (a scan per index made this
+                // quadratic in the names of one object).
+                let found = o.names.key(i).and_then(|k| o.names.find_with_payload(k));
+                found == o.entries.get(i as usize).map(|e| (i, QuickEntry::of(e)))
             });
             if o.entries.len() != o.names.len()
                 || !summarized

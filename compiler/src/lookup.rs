@@ -151,12 +151,6 @@ impl<P: Copy + Default> KeyTable<P> {
         }
     }
 
-    /// The payload of the key at `index`, if there is one (a scan of the
-    /// slots: for checks, not for lookups).
-    pub fn payload(&self, index: u32) -> Option<P> {
-        self.slots.iter().find(|s| s.len != EMPTY_LEN && s.index == index).map(|s| s.payload)
-    }
-
     /// Whether `slot`, whose signature equals `key`'s, holds `key`.
     #[inline]
     fn confirms(&self, slot: &Slot<P>, key: &str, sig: &Signature) -> bool {
@@ -287,10 +281,8 @@ mod tests {
             t.set_payloads(|i| u64::from(i) * 10 + 7);
             for i in 0..n {
                 assert_eq!(t.find_with_payload(&format!("key{i}")), Some((i, u64::from(i) * 10 + 7)));
-                assert_eq!(t.payload(i), Some(u64::from(i) * 10 + 7));
             }
             assert_eq!(t.find_with_payload("nope"), None);
-            assert_eq!(t.payload(n), None);
         }
     }
 
