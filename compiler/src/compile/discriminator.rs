@@ -68,16 +68,16 @@ fn pinned<'p>(program: &'p Program, node: NodeId, property: &str, hops: usize) -
             // Alternatives that all pin the property pin it to the union
             // of their values: outside it, each of them fails.
             Instr::AnyOf(l) | Instr::OneOf(l) => {
-                let mut union: Vec<&'p str> = Vec::new();
+                let mut union = Distinct::default();
                 let every = program.operands().list(l).iter().all(|&n| match pinned(program, n, property, hops + 1) {
                     Some(values) => {
-                        add_distinct(&mut union, values);
+                        union.extend(values);
                         true
                     }
                     None => false,
                 });
                 if every {
-                    narrow(union);
+                    narrow(union.list);
                 }
             }
             _ => {}
@@ -132,7 +132,7 @@ fn constants<'p>(program: &'p Program, node: NodeId, hops: usize) -> Option<Vec<
 /// Property names pinned by some object keyword of `node` (through
 /// `$ref`, `allOf`, `anyOf` and `oneOf`): the candidates for a
 /// discriminator.
-fn candidate_properties<'p>(program: &'p Program, node: NodeId, out: &mut Vec<&'p str>) {
+fn candidate_properties<'p>(program: &'p Program, node: NodeId, out: &mut Distinct<'p>) {
     let pinned = |o: &'p ObjectChecks, hops: usize| {
         o.names
             .keys()
@@ -146,7 +146,7 @@ fn candidate_properties<'p>(program: &'p Program, node: NodeId, out: &mut Vec<&'
 /// Property names `required` by some object keyword of `node` (through
 /// `$ref`/`allOf` only: what one alternative requires, the others need
 /// not): candidates for a discriminator by presence.
-fn required_properties<'p>(program: &'p Program, node: NodeId, out: &mut Vec<&'p str>) {
+fn required_properties<'p>(program: &'p Program, node: NodeId, out: &mut Distinct<'p>) {
     let required = |o: &'p ObjectChecks, _: usize| o.required.iter().filter_map(|&i| o.names.key(i));
     object_names(program, node, 0, Walk::Conjuncts, &required, out);
 }
@@ -169,7 +169,7 @@ fn object_names<'p, I: IntoIterator<Item = &'p str>>(
     hops: usize,
     walk: Walk,
     names: &impl Fn(&'p ObjectChecks, usize) -> I,
-    out: &mut Vec<&'p str>,
+    out: &mut Distinct<'p>,
 ) {
     if hops > MAX_HOPS {
         return;
@@ -177,7 +177,7 @@ fn object_names<'p, I: IntoIterator<Item = &'p str>>(
     for instr in program.code(node) {
         let list = match *instr {
             Instr::Object(o) => {
-                add_distinct(out, names(program.operands().object(o), hops));
+                out.extend(names(program.operands().object(o), hops));
                 continue;
             }
             Instr::Ref(n) => {
@@ -198,19 +198,29 @@ fn object_names<'p, I: IntoIterator<Item = &'p str>>(
 /// schemas' pinned values and names) are scanned.
 const SCANNED_VALUES: usize = 16;
 
-/// Adds to `set` the `values` it does not hold yet, in order. (A short
-/// set is scanned; a long one, as an `enum` of hundreds of licence names
-/// makes, is hashed, so that the whole costs linear time.)
-fn add_distinct<'p>(set: &mut Vec<&'p str>, values: impl IntoIterator<Item = &'p str>) {
-    let mut seen: Option<TextSet<&'p str>> = None;
-    for v in values {
-        let new = match &mut seen {
-            None if set.len() < SCANNED_VALUES => !set.contains(&v),
-            None => seen.insert(set.iter().copied().collect()).insert(v),
-            Some(seen) => seen.insert(v),
-        };
-        if new {
-            set.push(v);
+/// Distinct strings in the order first added. (A short list is scanned;
+/// a long one, as an `enum` of hundreds of licence names makes, is also
+/// hashed, once, so that adding to it costs constant time however many
+/// calls add.)
+#[derive(Debug, Default)]
+struct Distinct<'p> {
+    list: Vec<&'p str>,
+    /// The list's strings, once it holds [`SCANNED_VALUES`].
+    seen: Option<TextSet<&'p str>>,
+}
+
+impl<'p> Distinct<'p> {
+    /// Adds the `values` the list does not hold yet, in order.
+    fn extend(&mut self, values: impl IntoIterator<Item = &'p str>) {
+        for v in values {
+            let new = match &mut self.seen {
+                Some(seen) => seen.insert(v),
+                None if self.list.len() < SCANNED_VALUES => !self.list.contains(&v),
+                None => self.seen.insert(self.list.iter().copied().collect()).insert(v),
+            };
+            if new {
+                self.list.push(v);
+            }
         }
     }
 }
@@ -331,18 +341,18 @@ impl Selectivity {
     /// The score of a property from the constraints the alternatives
     /// admitting objects put on it.
     fn of<'c, 'p: 'c>(constraints: impl IntoIterator<Item = &'c Constraint<'p>>) -> Selectivity {
-        let mut distinct: Vec<&str> = Vec::new();
+        let mut distinct = Distinct::default();
         let mut s = Selectivity { pinned: 0, pins: 0, values: 0, absent_pruned: 0, present_pruned: 0 };
         for c in constraints {
             if let Some(vals) = &c.pins {
                 s.pinned += 1;
                 s.pins += vals.len();
-                add_distinct(&mut distinct, vals.iter().copied());
+                distinct.extend(vals.iter().copied());
             }
             s.absent_pruned += usize::from(c.requires);
             s.present_pruned += usize::from(c.forbids);
         }
-        s.values = distinct.len();
+        s.values = distinct.list.len();
         s
     }
 
@@ -383,10 +393,11 @@ fn discriminate<'p>(program: &'p Program, list: &[NodeId]) -> Option<Discriminat
     if list.iter().filter(|&&n| admits_objects(n)).count() < 2 {
         return None;
     }
-    let mut names = Vec::new();
+    let mut names = Distinct::default();
     for &branch in list.iter().filter(|&&n| admits_objects(n)).take(4) {
         candidate_properties(program, branch, &mut names);
     }
+    let names = names.list;
     // The property pinning the most alternatives; among those, the one
     // leaving the fewest candidates per value (`in` rather than an
     // optional `collectionFormat` that most alternatives share). The
@@ -412,11 +423,11 @@ fn discriminate<'p>(program: &'p Program, list: &[NodeId]) -> Option<Discriminat
         consider(name, &mut best);
     }
     if best.as_ref().is_none_or(|(b, _, _)| b.pinned < 2) {
-        let mut required = Vec::new();
+        let mut required = Distinct::default();
         for &branch in list.iter().filter(|&&n| admits_objects(n)).take(4) {
             required_properties(program, branch, &mut required);
         }
-        for name in required.into_iter().filter(|n| !names.contains(n)) {
+        for name in required.list.into_iter().filter(|n| !names.contains(n)) {
             consider(name, &mut best);
         }
     }
@@ -672,7 +683,7 @@ fn passed_to(program: &Program, node: NodeId, property: &str, value: &str) -> Op
 mod tests {
     use serde_json::{Value, json};
 
-    use super::{SCANNED_VALUES, add_distinct, intersect};
+    use super::{Distinct, SCANNED_VALUES, intersect};
 
     #[test]
     fn distinct_values_and_intersections_keep_order_short_and_long() {
@@ -681,8 +692,12 @@ mod tests {
         for n in [0, 3, SCANNED_VALUES - 1, SCANNED_VALUES, SCANNED_VALUES + 1, 200] {
             let names: Vec<String> = (0..n).map(|i| format!("v{}", (i * 7) % (n.max(1) + 3))).collect();
             let values: Vec<&str> = names.iter().map(String::as_str).collect();
-            let mut set = vec!["v1", "x"];
-            add_distinct(&mut set, values.iter().copied().chain(values.iter().copied()));
+            let mut distinct = Distinct::default();
+            distinct.extend(["v1", "x"]);
+            // In two calls, as the union of alternatives' values is built.
+            distinct.extend(values.iter().copied());
+            distinct.extend(values.iter().copied());
+            let set = distinct.list;
             let mut expected = vec!["v1", "x"];
             for v in &values {
                 if !expected.contains(v) {

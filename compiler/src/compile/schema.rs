@@ -652,6 +652,9 @@ impl<'a> Lowerer<'a, '_> {
             };
             for (name, dep) in map {
                 let trigger = table.index(name);
+                // A trigger's first dependency boxes its `dependencies` (a
+                // search of `dependents` per trigger was quadratic).
+                let new_trigger = table.entries.get(trigger as usize).is_some_and(|e| e.dependencies.is_none());
                 match dep {
                     Value::Array(_) if kw != "dependentSchemas" => {
                         let names = string_list(dep)
@@ -678,7 +681,7 @@ impl<'a> Lowerer<'a, '_> {
                         return Err(invalid(self.at(k.info, kw), kw, expected));
                     }
                 }
-                if !dependents.contains(&trigger) {
+                if new_trigger {
                     dependents.push(trigger);
                 }
             }
