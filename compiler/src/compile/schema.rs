@@ -724,13 +724,13 @@ impl<'a> Lowerer<'a, '_> {
             max_properties: self.count(k, Kw::MaxProperties)?,
         };
         let Some(node) = unevaluated else {
-            if let Some(id) = self.push_object_checks(parts)? {
+            if let Some(id) = self.push_object_checks(parts, true)? {
                 self.code.push(Instr::Object(id));
             }
             return Ok(Unevaluated::None);
         };
         let Some(closure) = self.evaluated_closure(k) else {
-            if let Some(id) = self.push_object_checks(parts)? {
+            if let Some(id) = self.push_object_checks(parts, true)? {
                 self.code.push(Instr::Object(id));
             }
             return Ok(Unevaluated::Tracked(node));
@@ -753,8 +753,8 @@ impl<'a> Lowerer<'a, '_> {
             quiet.additional = Some(node);
             quiet.additional_unevaluated = true;
         }
-        let tracked = self.push_object_checks(parts)?;
-        let quiet = self.push_object_checks(quiet)?;
+        let tracked = self.push_object_checks(parts, true)?;
+        let quiet = self.push_object_checks(quiet, false)?;
         if let Some(id) = quiet {
             self.code.push(Instr::Object(id));
         }
@@ -762,8 +762,10 @@ impl<'a> Lowerer<'a, '_> {
     }
 
     /// Builds the object instruction's operands from `parts`, unless they
-    /// check nothing.
-    fn push_object_checks(&mut self, parts: ObjectParts<'a>) -> Result<Option<ObjectId>, CompileError> {
+    /// check nothing. `reported`: errors may come from them (not so for
+    /// the boolean path's object of a static `unevaluatedProperties`, which
+    /// then keeps no list of declared names for messages).
+    fn push_object_checks(&mut self, parts: ObjectParts<'a>, reported: bool) -> Result<Option<ObjectId>, CompileError> {
         let ObjectParts {
             table,
             required,
@@ -794,13 +796,13 @@ impl<'a> Lowerer<'a, '_> {
         // elsewhere the list, a string per name, was never read. (An
         // empty `Arc<[String]>` shares a static allocation.)
         let declared = match additional {
-            Some(_) => names
+            Some(_) if reported => names
                 .keys()
                 .zip(&table.entries)
                 .filter(|(_, e)| e.schema.is_some())
                 .map(|(k, _)| k.to_string())
                 .collect(),
-            None => std::sync::Arc::default(),
+            _ => std::sync::Arc::default(),
         };
         let mut checks = ObjectChecks {
             type_fused: None,
