@@ -1076,8 +1076,10 @@ impl ObjectChecks {
         // rejected: an object passes with at most the declared names.
         let closed =
             self.additional.is_some() && self.additional_check == QuickCheck::Invalid && self.patterns.is_empty();
-        let declared = self.extras.as_deref().map_or(0, |x| x.declared.len());
-        let declared = if closed { u64::try_from(declared).unwrap_or(u64::MAX) } else { u64::MAX };
+        // (Counted from the entries: an object errors never come from keeps
+        // no list of the names.)
+        let declared =
+            if closed { self.entries.iter().filter(|e| e.schema.is_some()).count() as u64 } else { u64::MAX };
         let required = u64::try_from(self.required.len()).unwrap_or(u64::MAX);
         self.passing_sizes = (self.min_properties().max(required), self.max_properties().min(declared));
     }
