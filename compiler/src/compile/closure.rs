@@ -5,7 +5,8 @@
 //! `unevaluatedProperties` applies to the properties that neither its
 //! sibling keywords nor the subschemas applied in place (`$ref`, `allOf`,
 //! `anyOf`, `if`, ...) evaluated, and in general that set is only known
-//! while validating: the VM tracks it ([`NodeFlags::TRACKS_PROPERTIES`]).
+//! while validating: the VM tracks it
+//! ([`NodeFlags::TRACKS_PROPERTIES`](crate::bytecode::NodeFlags::TRACKS_PROPERTIES)).
 //! Most schemas that use it, though (OpenAPI 3.1's, a `$ref` to a
 //! `patternProperties: {"^x-": true}` beside each object's own
 //! properties), apply only *conjunctive* subschemas in place: `$ref` and

@@ -8,7 +8,9 @@
 //! the Rust stack. After the worklist drains, `$dynamicAnchor`s that a
 //! dynamic reference may select are compiled too, then
 //! [`analysis`] checks the program (unguarded recursion) and sets node
-//! flags.
+//! flags. A node whose `unevaluatedProperties` [`closure`] resolves for
+//! the boolean path also keeps the code that tracks it, for errors and
+//! output units, placed after every node's code.
 
 mod analysis;
 mod annotations;

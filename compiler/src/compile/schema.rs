@@ -765,40 +765,28 @@ impl<'a> Lowerer<'a, '_> {
     /// check nothing. `reported`: errors may come from them (not so for
     /// the boolean path's object of a static `unevaluatedProperties`, which
     /// then keeps no list of declared names for messages).
-    fn push_object_checks(&mut self, parts: ObjectParts<'a>, reported: bool) -> Result<Option<ObjectId>, CompileError> {
-        let ObjectParts {
-            table,
-            required,
-            dependents,
-            patterns,
-            static_patterns,
-            additional,
-            additional_unevaluated,
-            property_names,
-            min_properties,
-            max_properties,
-        } = parts;
-        let scans = table.entries.iter().any(|e| e.schema.is_some())
-            || !patterns.is_empty()
-            || additional.is_some()
-            || property_names.is_some();
+    fn push_object_checks(&mut self, p: ObjectParts<'a>, reported: bool) -> Result<Option<ObjectId>, CompileError> {
+        let scans = p.table.entries.iter().any(|e| e.schema.is_some())
+            || !p.patterns.is_empty()
+            || p.additional.is_some()
+            || p.property_names.is_some();
         let used = scans
-            || !required.is_empty()
-            || !dependents.is_empty()
-            || min_properties.is_some()
-            || max_properties.is_some();
+            || !p.required.is_empty()
+            || !p.dependents.is_empty()
+            || p.min_properties.is_some()
+            || p.max_properties.is_some();
         if !used {
             return Ok(None);
         }
         let id = ObjectId(u32::try_from(self.objects.len()).map_err(|_| internal("objects"))?);
-        let names = table.names.table();
+        let names = p.table.names.table();
         // Listed only where a property can be unknown (`additional`):
         // elsewhere the list, a string per name, was never read. (An
         // empty `Arc<[String]>` shares a static allocation.)
-        let declared = match additional {
+        let declared = match p.additional {
             Some(_) if reported => names
                 .keys()
-                .zip(&table.entries)
+                .zip(&p.table.entries)
                 .filter(|(_, e)| e.schema.is_some())
                 .map(|(k, _)| k.to_string())
                 .collect(),
@@ -807,22 +795,26 @@ impl<'a> Lowerer<'a, '_> {
         let mut checks = ObjectChecks {
             type_fused: None,
             names,
-            entries: table.entries.into_boxed_slice(),
-            required: required.into_boxed_slice(),
+            entries: p.table.entries.into_boxed_slice(),
+            required: p.required.into_boxed_slice(),
             // The nodes as they are, until the node entries say which
             // ones only forward (`analysis::set_entries`).
-            patterns: patterns.into_iter().map(|(regex, node)| PatternProperty { regex, node, quick: node }).collect(),
-            static_patterns,
-            additional_quick: additional.unwrap_or_default(),
-            additional,
+            patterns: p
+                .patterns
+                .into_iter()
+                .map(|(regex, node)| PatternProperty { regex, node, quick: node })
+                .collect(),
+            static_patterns: p.static_patterns,
+            additional_quick: p.additional.unwrap_or_default(),
+            additional: p.additional,
             additional_check: QuickCheck::Deferred,
-            additional_unevaluated,
-            property_names,
+            additional_unevaluated: p.additional_unevaluated,
+            property_names: p.property_names,
             extras: ObjectExtras {
-                dependents: dependents.into_boxed_slice(),
+                dependents: p.dependents.into_boxed_slice(),
                 declared,
-                min_properties: min_properties.unwrap_or(0),
-                max_properties: max_properties.unwrap_or(u64::MAX),
+                min_properties: p.min_properties.unwrap_or(0),
+                max_properties: p.max_properties.unwrap_or(u64::MAX),
             }
             .boxed(),
             scans,
