@@ -33,7 +33,7 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::Lowerer;
 use super::schema::Keywords;
@@ -120,15 +120,16 @@ impl<'a> Lowerer<'a, '_> {
                 _ => return None,
             };
             let k = Keywords::new(obj, &info);
-            let names = k.get(Kw::Properties).and_then(Value::as_object).map_or(0, |m| m.len());
-            let patterns = k.get(Kw::PatternProperties).and_then(Value::as_object).map_or(0, |m| m.len());
-            self.spend_closure_work(obj.len() + names + patterns)?;
+            // (Not objects: lowering reports them.)
+            let names = map_of(k.get(Kw::Properties))?;
+            let patterns = map_of(k.get(Kw::PatternProperties))?;
+            let len = |m: Option<&Map<String, Value>>| m.map_or(0, Map::len);
+            self.spend_closure_work(obj.len() + len(names) + len(patterns))?;
+            let names = names.into_iter().flat_map(|m| m.keys().map(String::as_str));
+            let patterns = patterns.into_iter().flat_map(|m| m.keys().map(String::as_str));
             // Up to draft-07, `$ref` makes its siblings inert.
             if !(k.draft().ref_overrides_siblings() && k.get(Kw::Ref).is_some()) {
                 let all = k.get(Kw::AdditionalProperties).is_some() || k.get(Kw::UnevaluatedProperties).is_some();
-                // (Not objects: lowering reports them.)
-                let names = keys_of(k.get(Kw::Properties))?;
-                let patterns = keys_of(k.get(Kw::PatternProperties))?;
                 match applies {
                     Applies::Always if all => {
                         closure.all = true;
@@ -212,45 +213,38 @@ impl<'a> Lowerer<'a, '_> {
         for kw in [Kw::AllOf].into_iter().chain(CONDITIONAL.iter().copied()) {
             let Some(value) = k.get(kw) else { continue };
             let applies = if kw == Kw::AllOf { applies } else { Applies::Maybe };
-            let name = kw.name();
             self.spend_closure_work(match value {
                 Value::Array(list) => list.len(),
                 Value::Object(map) => map.len(),
                 _ => 1,
             })?;
+            // A subschema's own info if it starts a resource, else its
+            // parent's: the same resource and dialect, and the location
+            // (which would be written afresh on every walk) only names
+            // errors, which the walk drops.
+            let mut push =
+                |sub: &'a Value| work.push((sub, self.registry.info(sub).copied().unwrap_or(*k.info), applies));
             match value {
-                Value::Array(list) => {
-                    for (i, sub) in list.iter().enumerate() {
-                        let info = self.child_info(k.info, &[name, &i.to_string()], sub);
-                        work.push((sub, info, applies));
-                    }
-                }
+                Value::Array(list) => list.iter().for_each(&mut push),
                 // `dependentSchemas`, `dependencies` (whose arrays of names
                 // apply no subschema).
                 Value::Object(map) if matches!(kw, Kw::DependentSchemas | Kw::Dependencies) => {
-                    for (key, sub) in map.iter().filter(|(_, sub)| !sub.is_array()) {
-                        let info = self.child_info(k.info, &[name, key], sub);
-                        work.push((sub, info, applies));
-                    }
+                    map.values().filter(|sub| !sub.is_array()).for_each(&mut push);
                 }
-                sub => {
-                    let info = self.child_info(k.info, &[name], sub);
-                    work.push((sub, info, applies));
-                }
+                sub => push(sub),
             }
         }
         Some(())
     }
 }
 
-/// The keys of a keyword's object value (none if it is absent); `None`
-/// if it is not an object.
-fn keys_of(value: Option<&Value>) -> Option<impl Iterator<Item = &str>> {
-    let map = match value {
-        None => None,
-        Some(v) => Some(v.as_object()?),
-    };
-    Some(map.into_iter().flat_map(|m| m.keys().map(String::as_str)))
+/// A keyword's object value (`Some(None)` if it is absent); `None` if it
+/// is not an object.
+fn map_of(value: Option<&Value>) -> Option<Option<&Map<String, Value>>> {
+    match value {
+        None => Some(None),
+        Some(v) => v.as_object().map(Some),
+    }
 }
 
 #[cfg(test)]

@@ -168,9 +168,6 @@ pub(crate) struct Lowerer<'a, 'o> {
     resource_ids: IdMap<ResIdx, ResourceId>,
     resource_order: Vec<ResIdx>,
     node_ids: IdMap<*const Value, NodeId>,
-    /// The node each `$ref` string resolved to, by its resource (keyed by
-    /// schema text: a [`TextMap`], seeded per table).
-    ref_nodes: TextMap<(ResIdx, &'a str), NodeId>,
     /// The schema each `$ref` string resolved to, by its resource: for
     /// [`closure`]'s walks (which meet the same references again and
     /// again) and lowering alike.
@@ -219,7 +216,6 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             resource_ids: IdMap::default(),
             resource_order: Vec::new(),
             node_ids: IdMap::with_capacity_and_hasher(subschemas, Default::default()),
-            ref_nodes: TextMap::default(),
             ref_targets: TextMap::default(),
             work: Vec::with_capacity(subschemas),
             dynamic_names: TextSet::default(),
@@ -280,17 +276,11 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         if let Some(id) = self.node_ids.get(&(value as *const Value)) {
             return Ok(*id);
         }
-        let info = self.child_info(parent, path, value);
-        self.node(Target { value, info, dynamic_anchor: None })
-    }
-
-    /// The [`SchemaInfo`] of a direct subschema found under `path` of
-    /// `parent`.
-    fn child_info(&mut self, parent: &SchemaInfo, path: &[&str], value: &'a Value) -> SchemaInfo {
-        match self.registry.info(value) {
+        let info = match self.registry.info(value) {
             Some(info) => *info,
             None => self.registry.descend(parent, path),
-        }
+        };
+        self.node(Target { value, info, dynamic_anchor: None })
     }
 
     fn resource_id(&mut self, res: ResIdx) -> Result<ResourceId, CompileError> {

@@ -210,15 +210,10 @@ impl<'a> Lowerer<'a, '_> {
     /// reference) however many schemas repeat it.
     fn lower_ref(&mut self, k: &Keywords<'a, '_>, r: &'a Value) -> Result<(), CompileError> {
         let id = match r {
-            Value::String(reference) => match self.ref_nodes.get(&(k.info.resource, reference.as_str())) {
-                Some(id) => *id,
-                None => {
-                    let (value, info) = self.ref_target(k.info, reference, true)?;
-                    let id = self.node(Target { value, info, dynamic_anchor: None })?;
-                    self.ref_nodes.insert((k.info.resource, reference), id);
-                    id
-                }
-            },
+            Value::String(reference) => {
+                let (value, info) = self.ref_target(k.info, reference, true)?;
+                self.node(Target { value, info, dynamic_anchor: None })?
+            }
             _ => return Err(invalid(self.at(k.info, "$ref"), "$ref", "a URI reference string")),
         };
         self.code.push(Instr::Ref(id));
@@ -724,41 +719,47 @@ impl<'a> Lowerer<'a, '_> {
             max_properties: self.count(k, Kw::MaxProperties)?,
         };
         let Some(node) = unevaluated else {
-            if let Some(id) = self.push_object_checks(parts, true)? {
-                self.code.push(Instr::Object(id));
-            }
+            self.append_object(parts, true)?;
             return Ok(Unevaluated::None);
         };
         let Some(closure) = self.evaluated_closure(k) else {
-            if let Some(id) = self.push_object_checks(parts, true)? {
-                self.code.push(Instr::Object(id));
-            }
+            self.append_object(parts, true)?;
             return Ok(Unevaluated::Tracked(node));
         };
-        let mut quiet = parts.clone();
         // With an `additionalProperties` of its own, or one in the closure,
         // the schema evaluates every property wherever it passes:
-        // `unevaluatedProperties` has nothing left to check.
-        if quiet.additional.is_none() && !closure.all {
-            let evaluated = self.node(Target { value: &EVALUATED, info: *k.info, dynamic_anchor: None })?;
-            quiet.table.reserve(closure.names.len());
-            for name in closure.names {
-                let i = quiet.table.index(name);
-                if let Some(entry) = quiet.table.entries.get_mut(i as usize) {
-                    entry.schema.get_or_insert(evaluated);
-                }
-            }
-            quiet.patterns.extend(closure.patterns.into_iter().map(|(_, regex)| (regex, evaluated)));
-            quiet.static_patterns = self.match_names_statically(&mut quiet.table, &quiet.patterns);
-            quiet.additional = Some(node);
-            quiet.additional_unevaluated = true;
+        // `unevaluatedProperties` has nothing left to check, and both codes
+        // share the object instruction.
+        if parts.additional.is_some() || closure.all {
+            let shared = self.append_object(parts, true)?;
+            return Ok(Unevaluated::Static { node, quiet: shared, tracked: shared });
         }
+        let mut quiet = parts.clone();
+        let evaluated = self.node(Target { value: &EVALUATED, info: *k.info, dynamic_anchor: None })?;
+        quiet.table.reserve(closure.names.len());
+        for name in closure.names {
+            let i = quiet.table.index(name);
+            if let Some(entry) = quiet.table.entries.get_mut(i as usize) {
+                entry.schema.get_or_insert(evaluated);
+            }
+        }
+        quiet.patterns.extend(closure.patterns.into_iter().map(|(_, regex)| (regex, evaluated)));
+        quiet.static_patterns = self.match_names_statically(&mut quiet.table, &quiet.patterns);
+        quiet.additional = Some(node);
+        quiet.additional_unevaluated = true;
         let tracked = self.push_object_checks(parts, true)?;
-        let quiet = self.push_object_checks(quiet, false)?;
-        if let Some(id) = quiet {
+        let quiet = self.append_object(quiet, false)?;
+        Ok(Unevaluated::Static { node, quiet, tracked })
+    }
+
+    /// [`Lowerer::push_object_checks`], and the instruction appended to the
+    /// node's code.
+    fn append_object(&mut self, parts: ObjectParts<'a>, reported: bool) -> Result<Option<ObjectId>, CompileError> {
+        let id = self.push_object_checks(parts, reported)?;
+        if let Some(id) = id {
             self.code.push(Instr::Object(id));
         }
-        Ok(Unevaluated::Static { node, quiet, tracked })
+        Ok(id)
     }
 
     /// Builds the object instruction's operands from `parts`, unless they
@@ -935,7 +936,8 @@ enum Unevaluated {
     /// Resolved statically for the boolean path (see [`super::closure`]):
     /// the node's object instruction is `quiet`'s (checking the names and
     /// patterns of the in-place closure too); its tracked code has
-    /// `tracked`'s instead and ends with the keyword's `node`.
+    /// `tracked`'s instead (the same one where the keyword has nothing to
+    /// check) and ends with the keyword's `node`.
     Static { node: NodeId, quiet: Option<ObjectId>, tracked: Option<ObjectId> },
 }
 
