@@ -386,9 +386,22 @@ impl FastPath {
     /// Whether the scan works piece by piece or branch by branch (a
     /// [`FastPath::Sequence`], a [`FastPath::AnyOf`]): then a small DFA's
     /// walk, one table lookup per byte, costs less (the other fast paths
-    /// compare bytes directly, or several at once).
+    /// compare bytes directly, or several at once). Not for branches that
+    /// are all literals at a fixed place (`^(extractors|loaders|...)$`):
+    /// each compares its bytes directly, after its length for a whole
+    /// match, and the table would cost more to build (a list of eight
+    /// names, 58 states: about 0.5 M instructions) than it saves.
     pub fn has_pieces(&self) -> bool {
-        matches!(self, FastPath::Sequence(_) | FastPath::AnyOf(_))
+        match self {
+            FastPath::Sequence(_) => true,
+            FastPath::AnyOf(branches) => !branches.iter().all(|branch| {
+                matches!(
+                    branch,
+                    FastPath::Literal { anchoring: Anchoring::Whole | Anchoring::Start | Anchoring::End, .. }
+                )
+            }),
+            _ => false,
+        }
     }
 
     /// How many scans of the haystack a match takes at most: the number of

@@ -44,8 +44,6 @@ use regex_automata::nfa::thompson::{NFA, State};
 use regex_automata::util::look::{Look, LookSet};
 use regex_automata::util::primitives::StateID;
 
-use std::rc::Rc;
-
 use crate::hash::TextMap;
 
 /// The entry of a transition into a match state.
@@ -54,16 +52,18 @@ const MATCH: u16 = u16::MAX;
 /// The entry of a transition into the dead state.
 const DEAD: u16 = u16::MAX - 1;
 
-/// Steps (NFA states visited, transitions tested) the construction may
-/// take before it gives up, and the pattern goes to the linear engine
-/// (whose lazy DFA builds only the states a haystack visits). The usual
-/// pattern (a date, an identifier) takes a few thousand; the largest
-/// tables of the benchmark and real-world schemas seen took 16,208 (an
-/// e-mail shape of `\S` runs). A pattern that does not fit spends all of
-/// this before it gives up (a cron expression, `(...){5,6}`, ran out of
-/// table space at 92,460 steps: 5 M instructions of compile time, when
-/// the limit was 2^17), so it is kept to about a quarter millisecond.
-const MAX_WORK: usize = 1 << 15;
+/// Steps (NFA states visited, class entries a state's transitions cover)
+/// the construction may take before it gives up, and the pattern goes to
+/// the linear engine (whose lazy DFA builds only the states a haystack
+/// visits). Of the 389 distinct patterns in the benchmark data and the
+/// real-world schemas of `benches/corpus` (and the 47 of the official
+/// suite), the largest table took 5,488 steps (89 states of an e-mail
+/// shape of `\S` runs, about 1 M instructions to build); most take a few
+/// hundred. A pattern that does not fit spends up to this before it gives
+/// up: a cron expression, `(...){5,6}`, runs out of table space after
+/// about 20,600 steps and 2 M instructions, and past this bound after
+/// about 1 M.
+const MAX_WORK: usize = 1 << 13;
 
 /// A state's left side: the position is the haystack's start.
 const AT_START: u8 = 1;
@@ -113,60 +113,69 @@ impl TableDfa {
                 slot.get_or_insert(byte);
             }
         }
+        // A byte range is then a range of classes (see `Builder::spread`).
+        if classes.windows(2).any(|pair| pair[0] > pair[1]) {
+            return None;
+        }
         let max_entries = (max_bytes / std::mem::size_of::<u16>()).min(usize::from(DEAD));
-        let mut builder = Builder {
-            nfa,
-            words: looks.contains_word(),
-            marks: vec![0; nfa.states().len()],
-            generation: 0,
-            stack: Vec::new(),
-            work: 0,
-        };
-        // A state is its sorted set of NFA states followed by its left
-        // side (the key of `rows`); `key` is the scratch one is made in.
-        let mut key: Vec<u32> = Vec::new();
+        let mut builder = Builder::new(nfa, looks.contains_word());
+        // A state is a set of NFA states (a bit per state) followed by its
+        // left side: `width` words in all, the key of `rows`. States are
+        // kept in the order they are found, one after another in `found`;
+        // `key` is the scratch one is made in.
+        let width = builder.words_per_set + 1;
+        let mut key: Vec<u64> = Vec::new();
         builder.expand(&[nfa.start_anchored()], &mut key)?;
         // The pattern's start, added after each byte, if a match can start
         // past the first position.
         let restart = builder.starts_later(&key)?.then(|| nfa.start_anchored());
-        let mut rows: TextMap<Rc<[u32]>, u16> = TextMap::default();
-        let mut order: Vec<Rc<[u32]>> = Vec::new();
-        let mut row_of = |key: &mut Vec<u32>, left: u8, order: &mut Vec<Rc<[u32]>>| -> Option<u16> {
-            if key.is_empty() {
+        let mut rows: TextMap<Box<[u64]>, u16> = TextMap::default();
+        let mut found: Vec<u64> = Vec::new();
+        let mut row_of = |key: &mut Vec<u64>, left: u8, found: &mut Vec<u64>| -> Option<u16> {
+            if key.iter().all(|&word| word == 0) {
                 return Some(DEAD);
             }
-            key.push(u32::from(left));
+            key.push(u64::from(left));
             if let Some(&row) = rows.get(&key[..]) {
                 return Some(row);
             }
-            let offset = order.len().checked_mul(stride)?;
+            let offset = (found.len() / width).checked_mul(stride)?;
             if offset.saturating_add(stride) > max_entries {
                 return None;
             }
             let row = u16::try_from(offset).ok()?;
-            let state: Rc<[u32]> = Rc::from(&key[..]);
-            rows.insert(Rc::clone(&state), row);
-            order.push(state);
+            rows.insert(key.as_slice().into(), row);
+            found.extend_from_slice(key);
             Some(row)
         };
-        let start = row_of(&mut key, AT_START, &mut order)?;
+        let start = row_of(&mut key, AT_START, &mut found)?;
         let mut table: Vec<u16> = Vec::new();
-        let mut next = 0;
+        let mut state: Vec<u64> = Vec::new();
         let mut roots: Vec<StateID> = Vec::new();
         let mut previous_roots: Vec<StateID> = Vec::new();
         // The states a state's set reads bytes with, once resolved for a
         // byte that is not (0) or is (1) a word byte, and whether a match
         // ends there; made when first needed.
         let mut live: [Vec<StateID>; 2] = [Vec::new(), Vec::new()];
-        while let Some(state) = order.get(next).cloned() {
-            next += 1;
+        // Where those states step on each class, per side.
+        let mut steps: [Vec<Vec<StateID>>; 2] = [vec![Vec::new(); representatives.len()], Vec::new()];
+        if builder.words {
+            steps[1] = steps[0].clone();
+        }
+        for next in 0.. {
+            let Some(next_state) = found.get(next * width..(next + 1) * width) else { break };
+            state.truncate(width);
+            if state.len() < width {
+                state.resize(width, 0);
+            }
+            state.copy_from_slice(next_state);
             let (&left, set) = state.split_last()?;
             let left = u8::try_from(left).ok()?;
             let mut resolved: [Option<bool>; 2] = [None, None];
             // The last row made for a class of this state, and its side;
             // `previous_roots` holds the states that class stepped to.
             let mut previous: Option<(u16, bool)> = None;
-            for representative in &representatives {
+            for (class, representative) in representatives.iter().enumerate() {
                 let Some(byte) = *representative else {
                     // A class with no byte (never the case) leads nowhere.
                     table.push(DEAD);
@@ -177,7 +186,11 @@ impl TableDfa {
                 let matched = match resolved.get(side).copied().flatten() {
                     Some(matched) => matched,
                     None => {
-                        let matched = builder.resolve(set, left, Some(byte), live.get_mut(side)?)?;
+                        let live = live.get_mut(side)?;
+                        let matched = builder.resolve(set, left, Some(byte), live)?;
+                        if !matched {
+                            builder.spread(live, &classes, &representatives, steps.get_mut(side)?)?;
+                        }
                         *resolved.get_mut(side)? = Some(matched);
                         matched
                     }
@@ -187,10 +200,7 @@ impl TableDfa {
                     continue;
                 }
                 roots.clear();
-                for &id in live.get(side)? {
-                    builder.charge(1)?;
-                    roots.extend(step(nfa.state(id), byte));
-                }
+                roots.extend_from_slice(steps.get(side)?.get(class)?);
                 roots.extend(restart);
                 // Neighbouring classes often step to the same states (the
                 // many classes of a wide set such as `\S`): their row is
@@ -200,7 +210,7 @@ impl TableDfa {
                     continue;
                 }
                 builder.expand(&roots, &mut key)?;
-                let row = row_of(&mut key, if word { AFTER_WORD } else { 0 }, &mut order)?;
+                let row = row_of(&mut key, if word { AFTER_WORD } else { 0 }, &mut found)?;
                 table.push(row);
                 previous = Some((row, word));
                 std::mem::swap(&mut previous_roots, &mut roots);
@@ -248,6 +258,8 @@ struct Builder<'n> {
     /// The pattern has word boundaries: states keep whether the byte
     /// before them is a word byte.
     words: bool,
+    /// Words of a set of NFA states, one bit per state.
+    words_per_set: usize,
     /// The generation in which each NFA state was last visited.
     marks: Vec<u32>,
     generation: u32,
@@ -257,6 +269,19 @@ struct Builder<'n> {
 }
 
 impl<'n> Builder<'n> {
+    fn new(nfa: &'n NFA, words: bool) -> Builder<'n> {
+        let states = nfa.states().len();
+        Builder {
+            nfa,
+            words,
+            words_per_set: states.div_ceil(64),
+            marks: vec![0; states],
+            generation: 0,
+            stack: Vec::new(),
+            work: 0,
+        }
+    }
+
     /// Counts `steps` of work: `None` past [`MAX_WORK`].
     fn charge(&mut self, steps: usize) -> Option<()> {
         self.work = self.work.saturating_add(steps);
@@ -284,10 +309,10 @@ impl<'n> Builder<'n> {
     }
 
     /// Starts a closure from the states of a DFA state's `set`.
-    fn begin_at(&mut self, set: &[u32]) -> Option<()> {
+    fn begin_at(&mut self, set: &[u64]) -> Option<()> {
         self.begin();
-        for &id in set {
-            self.visit(StateID::new(usize::try_from(id).ok()?).ok()?)?;
+        for id in members(set) {
+            self.visit(id?)?;
         }
         Some(())
     }
@@ -320,15 +345,19 @@ impl<'n> Builder<'n> {
         Some(Some((id, state)))
     }
 
-    /// The states reached from `roots` without a byte and without passing
-    /// an assertion: those that read a byte, wait on an assertion, or
-    /// match, sorted (a DFA state's set).
-    fn expand(&mut self, roots: &[StateID], set: &mut Vec<u32>) -> Option<()> {
+    /// Puts in `set` the states reached from `roots` without a byte and
+    /// without passing an assertion: those that read a byte, wait on an
+    /// assertion, or match (a DFA state's set, one bit per NFA state).
+    fn expand(&mut self, roots: &[StateID], set: &mut Vec<u64>) -> Option<()> {
         self.begin();
         for &id in roots {
             self.visit(id)?;
         }
-        set.clear();
+        set.truncate(self.words_per_set);
+        set.fill(0);
+        if set.len() < self.words_per_set {
+            set.resize(self.words_per_set, 0);
+        }
         while let Some((id, state)) = self.next_state()? {
             match state {
                 State::ByteRange { .. }
@@ -336,12 +365,12 @@ impl<'n> Builder<'n> {
                 | State::Dense(_)
                 | State::Look { .. }
                 | State::Match { .. } => {
-                    set.push(id.as_u32());
+                    let id = id.as_usize();
+                    *set.get_mut(id / 64)? |= 1 << (id % 64);
                 }
                 _ => {}
             }
         }
-        set.sort_unstable();
         Some(())
     }
 
@@ -349,12 +378,31 @@ impl<'n> Builder<'n> {
     /// assertions are decided between the left side `left` and the byte
     /// `right` (`None`: the end of the haystack); returns whether a match
     /// ends there.
-    fn resolve(&mut self, set: &[u32], left: u8, right: Option<u8>, live: &mut Vec<StateID>) -> Option<bool> {
+    fn resolve(&mut self, set: &[u64], left: u8, right: Option<u8>, live: &mut Vec<StateID>) -> Option<bool> {
+        live.clear();
+        let nfa = self.nfa;
+        let mut matched = false;
+        // Without an assertion in the set, its states are what the closure
+        // would visit: they are read off the set.
+        let mut waits = false;
+        for id in members(set) {
+            let id = id?;
+            self.charge(1)?;
+            match nfa.state(id) {
+                State::ByteRange { .. } | State::Sparse(_) | State::Dense(_) => live.push(id),
+                State::Match { .. } => matched = true,
+                State::Look { .. } => waits = true,
+                _ => {}
+            }
+        }
+        if !waits {
+            return Some(matched);
+        }
         self.begin_at(set)?;
         let before_word = left & AFTER_WORD != 0;
         let after_word = right.is_some_and(is_word_byte);
         live.clear();
-        let mut matched = false;
+        matched = false;
         while let Some((id, state)) = self.next_state()? {
             match state {
                 State::ByteRange { .. } | State::Sparse(_) | State::Dense(_) => live.push(id),
@@ -378,10 +426,58 @@ impl<'n> Builder<'n> {
         Some(matched)
     }
 
+    /// Puts in `steps` (one list per class) the states each of `live`
+    /// steps to on that class, charged one step per state and one per
+    /// class it reads. The byte classes rise with the bytes (checked
+    /// before the construction starts), so a transition's byte range is
+    /// a range of classes: this costs the transitions there are, not the
+    /// live states times the classes (the cost of stepping each class's
+    /// representative byte through every live state).
+    fn spread(
+        &mut self,
+        live: &[StateID],
+        classes: &[u8; 256],
+        representatives: &[Option<u8>],
+        steps: &mut [Vec<StateID>],
+    ) -> Option<()> {
+        for list in steps.iter_mut() {
+            list.clear();
+        }
+        let nfa = self.nfa;
+        for &id in live {
+            self.charge(1)?;
+            let mut reads = |start: u8, end: u8, next: StateID| -> Option<()> {
+                let (first, last) = (classes[usize::from(start)], classes[usize::from(end)]);
+                self.charge(usize::from(last).saturating_sub(usize::from(first)) + 1)?;
+                for list in steps.get_mut(usize::from(first)..=usize::from(last))? {
+                    list.push(next);
+                }
+                Some(())
+            };
+            match nfa.state(id) {
+                State::ByteRange { trans } => reads(trans.start, trans.end, trans.next)?,
+                State::Sparse(sparse) => {
+                    for t in sparse.transitions.iter() {
+                        reads(t.start, t.end, t.next)?;
+                    }
+                }
+                State::Dense(dense) => {
+                    for &byte in representatives.iter().flatten() {
+                        if let Some(next) = dense.matches_byte(byte) {
+                            reads(byte, byte, next)?;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Some(())
+    }
+
     /// Whether a match can start past the haystack's first position: some
     /// way from the pattern's start (the states of `start`) reads a byte or
     /// matches without passing `^` (other assertions assumed to hold).
-    fn starts_later(&mut self, start: &[u32]) -> Option<bool> {
+    fn starts_later(&mut self, start: &[u64]) -> Option<bool> {
         self.begin_at(start)?;
         while let Some((_, state)) = self.next_state()? {
             match state {
@@ -397,14 +493,16 @@ impl<'n> Builder<'n> {
     }
 }
 
-/// Where the NFA state `state` goes on `byte`, if it reads it.
-fn step(state: &State, byte: u8) -> Option<StateID> {
-    match state {
-        State::ByteRange { trans } => trans.matches_byte(byte).then_some(trans.next),
-        State::Sparse(sparse) => sparse.matches_byte(byte),
-        State::Dense(dense) => dense.matches_byte(byte),
-        _ => None,
-    }
+/// The NFA states of `set` (one bit per state), in ascending order.
+fn members(set: &[u64]) -> impl Iterator<Item = Option<StateID>> + '_ {
+    set.iter().enumerate().flat_map(|(at, &word)| {
+        let mut bits = word;
+        std::iter::from_fn(move || {
+            let bit = bits.trailing_zeros();
+            bits &= bits.checked_sub(1)?;
+            Some(StateID::new(at * 64 + bit as usize).ok())
+        })
+    })
 }
 
 /// An ASCII word byte (`\w` without the `i` flag, as ECMA's `\b` reads it).

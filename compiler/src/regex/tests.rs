@@ -598,12 +598,18 @@ fn cost_grows_with_haystack_and_program() {
     // ... a sequence with a repeated group is still one scan...
     assert_eq!(scan("^[a-z]+(-[a-z]+)*$").cost(9), 10);
     // ... and a small DFA's table, chosen for both, looks each byte up once.
-    for pattern in ["^(get|put|post)$", "^[a-z]+(-[a-z]+)*$"] {
+    for pattern in ["^(get|[0-9]+)$", "^[a-z]+(-[a-z]+)*$"] {
         let table = compile(pattern);
         assert!(matches!(table.matcher, Matcher::Table { .. }), "{pattern}");
         assert_eq!(table.engine(), Engine::Fast);
         assert_eq!(table.cost(9), 10);
     }
+    // Literals at a fixed place compare their bytes: no table.
+    for pattern in ["^(get|put|post)$", "^(x-|y-)", "(\\.json|\\.yaml)$"] {
+        let literals = compile(pattern);
+        assert!(matches!(literals.matcher, Matcher::Fast(FastPath::AnyOf(_))), "{pattern}");
+    }
+    assert_eq!(compile("^(get|put|post)$").cost(9), 30);
 }
 
 #[test]
