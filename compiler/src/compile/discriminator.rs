@@ -31,7 +31,7 @@ use std::collections::{BTreeMap, btree_map};
 use super::analysis;
 use super::names::Names;
 use crate::bytecode::*;
-use crate::hash::TextSet;
+use crate::hash::{TextMap, TextSet};
 use crate::value::JsonType;
 
 /// How far the search follows `$ref`/`allOf`.
@@ -488,11 +488,17 @@ fn discriminate<'p>(program: &'p Program, list: &[NodeId]) -> Option<Discriminat
 /// [`Candidates::decisive`] nodes are left to [`settle_all`]).
 pub(super) fn find(program: &mut Program) {
     let mut found: Vec<Option<Discriminator>> = vec![None; program.operands().lists.len()];
+    // Lists of the same alternatives (`anyOf` of `$ref`s to `person` and
+    // `entity` under each property naming people) share one analysis:
+    // it follows a lone `$ref` as the alternative itself.
+    let mut by_targets: TextMap<Vec<NodeId>, Option<Discriminator>> = TextMap::default();
     for instr in &program.code {
         if let Instr::AnyOf(l) | Instr::OneOf(l) = *instr {
             if let Some(slot) = found.get_mut(l.index()) {
                 if slot.is_none() {
-                    *slot = discriminate(program, program.operands().list(l));
+                    let list = program.operands().list(l);
+                    let targets = list.iter().map(|&n| lone_ref_target(program, n)).collect();
+                    *slot = by_targets.entry(targets).or_insert_with(|| discriminate(program, list)).clone();
                 }
             }
         }
@@ -500,6 +506,18 @@ pub(super) fn find(program: &mut Program) {
     for (list, d) in program.operands_mut().lists.iter_mut().zip(found) {
         list.set_discriminator(d);
     }
+}
+
+/// Where `node` leads if its code is one `$ref` (and so on, up to
+/// [`MAX_HOPS`]): a node the discriminator analysis treats alike.
+fn lone_ref_target(program: &Program, mut node: NodeId) -> NodeId {
+    for _ in 0..MAX_HOPS {
+        match program.code(node) {
+            [Instr::Ref(target)] => node = *target,
+            _ => break,
+        }
+    }
+    node
 }
 
 /// Fills the [`Candidates::decisive`] node of each discriminator's
@@ -767,6 +785,38 @@ mod tests {
             }
         }
         found
+    }
+
+    #[test]
+    fn lists_of_the_same_refs_share_an_analysis_and_keep_their_own_order() {
+        let tagged = |tag: &str| json!({"properties": {"kind": {"const": tag}}, "required": ["kind"]});
+        let pets = |first: &str, second: &str| json!({"anyOf": [{"$ref": format!("#/$defs/{first}")}, {"$ref": format!("#/$defs/{second}")}]});
+        let schema = json!({
+            "$defs": {"cat": tagged("cat"), "dog": tagged("dog")},
+            "properties": {
+                "a": pets("cat", "dog"),
+                "b": pets("cat", "dog"),
+                "c": pets("dog", "cat"),
+                "d": {"anyOf": [{"$ref": "#/$defs/cat"}, {"$ref": "#/$defs/dog", "minProperties": 1}]}
+            }
+        });
+        let program = compile(&schema, &CompileOptions::default()).expect("compiles");
+        let mut orders = Vec::new();
+        for instr in &program.code {
+            if let Instr::AnyOf(l) = *instr {
+                let d = program.operands().discriminator(l).expect("each list discriminates");
+                assert_eq!(&*d.property, "kind");
+                // The candidate of each tag, as an index into this list.
+                let order: Vec<(String, Vec<u32>)> =
+                    d.values.keys().zip(d.slots.iter()).map(|(v, slot)| (v.to_string(), slot.order.to_vec())).collect();
+                orders.push(order);
+            }
+        }
+        let cat_first = vec![("cat".to_string(), vec![0]), ("dog".to_string(), vec![1])];
+        let dog_first = vec![("dog".to_string(), vec![0]), ("cat".to_string(), vec![1])];
+        assert_eq!(orders.len(), 4, "{orders:?}");
+        assert_eq!(orders.iter().filter(|o| **o == cat_first).count(), 3, "{orders:?}");
+        assert_eq!(orders.iter().filter(|o| **o == dog_first).count(), 1, "{orders:?}");
     }
 
     #[test]
