@@ -32,7 +32,7 @@ use crate::error::{CompileError, CompileErrorKind, DEFAULT_BASE_URI};
 use crate::hash::{IdMap, TextMap, TextSet};
 use crate::keyword::Kw;
 use crate::options::CompileOptions;
-use crate::regex::Regex;
+use crate::regex::{Regex, RegexCompiler};
 use crate::registry::{Dialect, Registry, ResIdx, SchemaInfo, Target};
 use crate::uri::AbsoluteUri;
 
@@ -161,6 +161,8 @@ pub(crate) struct Lowerer<'a, 'o> {
     contents: Vec<ContentChecks>,
     /// Each distinct pattern's regex, compiled once and shared by its uses.
     regexes: TextMap<String, Arc<Regex>>,
+    /// Scratch space shared by the compilation's patterns.
+    regex_compiler: RegexCompiler,
     annotations: Vec<(NodeId, Box<[Annotation]>)>,
     regex_memory: usize,
     const_size: usize,
@@ -210,6 +212,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
             dynamic_refs: Vec::new(),
             contents: Vec::new(),
             regexes: TextMap::default(),
+            regex_compiler: RegexCompiler::new(),
             annotations: Vec::new(),
             regex_memory: 0,
             const_size: 0,
@@ -463,7 +466,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         if let Some(regex) = self.regexes.get(pattern) {
             return Ok(Arc::clone(regex));
         }
-        let regex = Regex::new(pattern, &self.options.limits.regex).map_err(|error| {
+        let regex = self.regex_compiler.compile(pattern, &self.options.limits.regex).map_err(|error| {
             let at = self.at_path(info, path);
             CompileError::new(CompileErrorKind::InvalidRegex { pattern: pattern.to_string(), error }, at)
         })?;

@@ -294,20 +294,48 @@ const BACKTRACK_BYTES_PER_PROGRAM_UNIT: usize = 100;
 /// [`RegexLimits::backtrack_size_limit`] into an instruction count.
 const BACKTRACK_INSTRUCTION_BYTES: usize = 32;
 
+/// Compiles several patterns, keeping scratch space from one to the next:
+/// the NFA compiler of the small DFAs, whose table of compiled UTF-8
+/// suffixes (10,000 entries, made when a pattern first has a class beyond
+/// ASCII, such as `.` or `\S`) then costs its making and dropping once,
+/// not once per pattern (about 120 k instructions each time). Holds no
+/// compiled pattern: each [`Regex`] is built from its own text alone.
+#[derive(Debug, Default)]
+pub struct RegexCompiler {
+    nfa: Option<thompson::Compiler>,
+}
+
+impl RegexCompiler {
+    /// A compiler with no scratch space yet.
+    pub fn new() -> RegexCompiler {
+        RegexCompiler::default()
+    }
+
+    /// [`Regex::new`], reusing this compiler's scratch space.
+    pub fn compile(&mut self, pattern: &str, limits: &RegexLimits) -> Result<Regex, RegexError> {
+        Regex::build(pattern, limits, None, self)
+    }
+}
+
 impl Regex {
     /// Compiles `pattern` under `limits`, choosing the engine.
     pub fn new(pattern: &str, limits: &RegexLimits) -> Result<Regex, RegexError> {
-        Regex::build(pattern, limits, None)
+        Regex::build(pattern, limits, None, &mut RegexCompiler::new())
     }
 
     /// Compiles `pattern` for a given engine, failing with
     /// [`RegexErrorKind::Unsupported`] if that engine cannot run it. Used to
     /// compare engines against each other.
     pub fn with_engine(pattern: &str, limits: &RegexLimits, engine: Engine) -> Result<Regex, RegexError> {
-        Regex::build(pattern, limits, Some(engine))
+        Regex::build(pattern, limits, Some(engine), &mut RegexCompiler::new())
     }
 
-    fn build(pattern: &str, limits: &RegexLimits, engine: Option<Engine>) -> Result<Regex, RegexError> {
+    fn build(
+        pattern: &str,
+        limits: &RegexLimits,
+        engine: Option<Engine>,
+        compiler: &mut RegexCompiler,
+    ) -> Result<Regex, RegexError> {
         if pattern.len() > limits.max_pattern_len {
             return Err(RegexError::new(
                 RegexErrorKind::PatternTooLong { limit: limits.max_pattern_len, actual: pattern.len() },
@@ -327,7 +355,7 @@ impl Regex {
             None if needs_backtracking => Engine::Backtracking,
             None => match FastPath::detect(&ast)? {
                 Some(fast) => {
-                    let table = if fast.has_pieces() { build_small_dfa(&ast, limits) } else { None };
+                    let table = if fast.has_pieces() { build_small_dfa(&ast, limits, compiler) } else { None };
                     let matcher =
                         table.map_or(Matcher::Fast(fast), |table| Matcher::Table { table, engine: Engine::Fast });
                     return Ok(Regex::assemble(pattern, &ast, matcher, limits));
@@ -348,7 +376,7 @@ impl Regex {
                 // forward and a reverse NFA, and more) is not built at
                 // all. A pattern too big for the NFA limit gets no table
                 // and is reported by the meta regex's build.
-                match if leftmost { None } else { build_small_dfa(&ast, limits) } {
+                match if leftmost { None } else { build_small_dfa(&ast, limits, compiler) } {
                     Some(table) => Matcher::Table { table, engine: Engine::Linear },
                     None => Matcher::Linear { re: build_linear(&ast, limits)?, leftmost },
                 }
@@ -497,9 +525,11 @@ const SMALL_DFA_BYTES: usize = 16 << 10;
 /// [`SMALL_DFA_BYTES`] (and a work bound): typical of anchored formats
 /// (dates, identifiers) and rarely of Unicode classes. `None` also when
 /// the table cannot express the pattern.
-fn build_small_dfa(ast: &ast::Ast, limits: &RegexLimits) -> Option<Box<TableDfa>> {
+fn build_small_dfa(ast: &ast::Ast, limits: &RegexLimits, compiler: &mut RegexCompiler) -> Option<Box<TableDfa>> {
     let hir = lower::to_hir(ast).ok()?;
-    let nfa = thompson::Compiler::new()
+    let nfa = compiler
+        .nfa
+        .get_or_insert_with(thompson::Compiler::new)
         .configure(
             thompson::Config::new().which_captures(WhichCaptures::None).nfa_size_limit(Some(limits.nfa_size_limit)),
         )

@@ -1306,3 +1306,49 @@ fn small_patterns_are_determinized_and_large_ones_are_not() {
     // `\B` needs a leftmost search, which the DFA does not replace.
     assert!(!has_dfa(r"(?:\B|é)"));
 }
+
+#[test]
+fn one_compiler_for_many_patterns_builds_what_fresh_ones_do() {
+    // Patterns with classes beyond ASCII (the NFA compiler's UTF-8 table
+    // is made by the first and reused by the next), ASCII ones between.
+    let patterns = [
+        r"^\$\{\{(.|[\r\n])*\}\}$",
+        r"^[a-z]+(-[a-z]+)*$",
+        r"^[\S]+@[\S]+\.[\S]{2,}$",
+        r"^é+[^a]$",
+        r"^(.+\/)+(.+)\.(ya?ml)(@.+)?$",
+        r"^\d{4}-\d{2}-\d{2}$",
+        r"\bfoo\b",
+        r"^[^\s]{1,3}é$",
+    ];
+    let haystacks = [
+        "",
+        "a",
+        "${{ x }}",
+        "${{\n}}",
+        "a-b",
+        "x@y.zz",
+        "é@é.éé",
+        "ééb",
+        "a/b.yml",
+        "a/b/c.yaml@v1",
+        "2024-05-17",
+        "a foo b",
+        "xé",
+        "abcé",
+        "ab cé",
+        "\u{2028}",
+        "${{\u{2028}}}",
+    ];
+    let limits = RegexLimits::default();
+    let mut shared = RegexCompiler::new();
+    for pattern in patterns {
+        let reused = shared.compile(pattern, &limits).unwrap();
+        let fresh = compile(pattern);
+        assert_eq!(reused.engine(), fresh.engine(), "{pattern}");
+        assert_eq!(reused.memory_usage(), fresh.memory_usage(), "{pattern}");
+        for haystack in haystacks {
+            assert_eq!(reused.is_match(haystack), fresh.is_match(haystack), "{pattern} on {haystack:?}");
+        }
+    }
+}
