@@ -170,7 +170,29 @@ fn node_hir(node: &Node) -> Result<Hir, RegexError> {
             greedy: repeat.greedy,
             sub: Box::new(node_hir(&repeat.sub)?),
         }),
-        NodeKind::Concat(nodes) => Hir::concat(nodes.iter().map(node_hir).collect::<Result<_, _>>()?),
+        NodeKind::Concat(nodes) => {
+            // A run of literal characters is one literal (as `Hir::concat`
+            // would merge them, without a class made for each first). A
+            // surrogate matches nothing: it goes through `node_class`.
+            let mut parts = Vec::with_capacity(nodes.len());
+            let mut text = String::new();
+            for node in nodes {
+                if let NodeKind::Literal(c) = node.kind {
+                    if let Some(c) = char::from_u32(c) {
+                        text.push(c);
+                        continue;
+                    }
+                }
+                if !text.is_empty() {
+                    parts.push(Hir::literal(std::mem::take(&mut text).into_bytes()));
+                }
+                parts.push(node_hir(node)?);
+            }
+            if !text.is_empty() {
+                parts.push(Hir::literal(text.into_bytes()));
+            }
+            Hir::concat(parts)
+        }
         NodeKind::Alternation(nodes) => Hir::alternation(nodes.iter().map(node_hir).collect::<Result<_, _>>()?),
         NodeKind::LookAround(_) | NodeKind::Backref(_) => {
             return Err(RegexError::new(
