@@ -1076,8 +1076,8 @@ impl ObjectChecks {
         // rejected: an object passes with at most the declared names.
         let closed =
             self.additional.is_some() && self.additional_check == QuickCheck::Invalid && self.patterns.is_empty();
-        // (Counted from the entries: an object errors never come from keeps
-        // no list of the names.)
+        // (Counted from the entries: an object no error comes from keeps no
+        // list of the declared names.)
         let declared =
             if closed { self.entries.iter().filter(|e| e.schema.is_some()).count() as u64 } else { u64::MAX };
         let required = u64::try_from(self.required.len()).unwrap_or(u64::MAX);

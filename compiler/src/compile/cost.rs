@@ -311,7 +311,7 @@ fn landings_may_coincide(program: &Program, graph: &Graph<'_>, id: NodeId) -> bo
 /// Follows `id` through nodes whose only instruction is a `$ref`: the
 /// node reached and the number of hops. (In-place chains are acyclic
 /// once unguarded recursion is ruled out; the bound is a safeguard.)
-fn forwarded(program: &Program, id: NodeId) -> (NodeId, u64) {
+pub(super) fn forwarded(program: &Program, id: NodeId) -> (NodeId, u64) {
     let mut at = id;
     let mut hops = 0u64;
     while let [Instr::Ref(next)] = program.code(at) {

@@ -28,8 +28,8 @@
 
 use std::collections::{BTreeMap, btree_map};
 
-use super::analysis;
 use super::names::Names;
+use super::{analysis, cost};
 use crate::bytecode::*;
 use crate::hash::{TextMap, TextSet};
 use crate::value::JsonType;
@@ -497,7 +497,7 @@ pub(super) fn find(program: &mut Program) {
             if let Some(slot) = found.get_mut(l.index()) {
                 if slot.is_none() {
                     let list = program.operands().list(l);
-                    let targets = list.iter().map(|&n| lone_ref_target(program, n)).collect();
+                    let targets = list.iter().map(|&n| cost::forwarded(program, n).0).collect();
                     *slot = by_targets.entry(targets).or_insert_with(|| discriminate(program, list)).clone();
                 }
             }
@@ -506,18 +506,6 @@ pub(super) fn find(program: &mut Program) {
     for (list, d) in program.operands_mut().lists.iter_mut().zip(found) {
         list.set_discriminator(d);
     }
-}
-
-/// Where `node` leads if its code is one `$ref` (and so on, up to
-/// [`MAX_HOPS`]): a node the discriminator analysis treats alike.
-fn lone_ref_target(program: &Program, mut node: NodeId) -> NodeId {
-    for _ in 0..MAX_HOPS {
-        match program.code(node) {
-            [Instr::Ref(target)] => node = *target,
-            _ => break,
-        }
-    }
-    node
 }
 
 /// Fills the [`Candidates::decisive`] node of each discriminator's

@@ -88,6 +88,7 @@ use std::fmt;
 
 use regex_automata::meta;
 use regex_automata::nfa::thompson::{self, WhichCaptures};
+use regex_syntax::hir::Hir;
 
 use self::ast::Node;
 use self::fast::{FastPath, Shortcut};
@@ -355,7 +356,10 @@ impl Regex {
             None if needs_backtracking => Engine::Backtracking,
             None => match FastPath::detect(&ast)? {
                 Some(fast) => {
-                    let table = if fast.has_pieces() { build_small_dfa(&ast, limits, compiler) } else { None };
+                    let table = match fast.has_pieces() {
+                        true => lower::to_hir(&ast).ok().and_then(|hir| build_small_dfa(&hir, limits, compiler)),
+                        false => None,
+                    };
                     let matcher =
                         table.map_or(Matcher::Fast(fast), |table| Matcher::Table { table, engine: Engine::Fast });
                     return Ok(Regex::assemble(pattern, &ast, matcher, limits));
@@ -376,9 +380,11 @@ impl Regex {
                 // forward and a reverse NFA, and more) is not built at
                 // all. A pattern too big for the NFA limit gets no table
                 // and is reported by the meta regex's build.
-                match if leftmost { None } else { build_small_dfa(&ast, limits, compiler) } {
+                // Lowered once for both.
+                let hir = lower::to_hir(&ast)?;
+                match if leftmost { None } else { build_small_dfa(&hir, limits, compiler) } {
                     Some(table) => Matcher::Table { table, engine: Engine::Linear },
-                    None => Matcher::Linear { re: build_linear(&ast, limits)?, leftmost },
+                    None => Matcher::Linear { re: build_linear(&hir, limits)?, leftmost },
                 }
             }
             Engine::Backtracking => Matcher::Backtracking(Box::new(build_backtracking(&ast, limits)?)),
@@ -504,15 +510,14 @@ fn program_size(node: &Node) -> u64 {
     children.saturating_mul(copies).saturating_add(1)
 }
 
-fn build_linear(ast: &ast::Ast, limits: &RegexLimits) -> Result<meta::Regex, RegexError> {
-    let hir = lower::to_hir(ast)?;
+fn build_linear(hir: &Hir, limits: &RegexLimits) -> Result<meta::Regex, RegexError> {
     let config = meta::Config::new()
         .which_captures(WhichCaptures::Implicit)
         .nfa_size_limit(Some(limits.nfa_size_limit))
         .onepass_size_limit(Some(limits.nfa_size_limit))
         .dfa(false)
         .hybrid_cache_capacity(limits.cache_capacity);
-    meta::Builder::new().configure(config).build_from_hir(&hir).map_err(|e| match e.size_limit() {
+    meta::Builder::new().configure(config).build_from_hir(hir).map_err(|e| match e.size_limit() {
         Some(limit) => program_too_big(limit),
         None => RegexError::new(RegexErrorKind::Unsupported, 0, format!("the linear engine rejected the pattern: {e}")),
     })
@@ -525,15 +530,14 @@ const SMALL_DFA_BYTES: usize = 16 << 10;
 /// [`SMALL_DFA_BYTES`] (and a work bound): typical of anchored formats
 /// (dates, identifiers) and rarely of Unicode classes. `None` also when
 /// the table cannot express the pattern.
-fn build_small_dfa(ast: &ast::Ast, limits: &RegexLimits, compiler: &mut RegexCompiler) -> Option<Box<TableDfa>> {
-    let hir = lower::to_hir(ast).ok()?;
+fn build_small_dfa(hir: &Hir, limits: &RegexLimits, compiler: &mut RegexCompiler) -> Option<Box<TableDfa>> {
     let nfa = compiler
         .nfa
         .get_or_insert_with(thompson::Compiler::new)
         .configure(
             thompson::Config::new().which_captures(WhichCaptures::None).nfa_size_limit(Some(limits.nfa_size_limit)),
         )
-        .build_from_hir(&hir)
+        .build_from_hir(hir)
         .ok()?;
     TableDfa::determinize(&nfa, SMALL_DFA_BYTES).map(Box::new)
 }

@@ -158,17 +158,12 @@ impl TableDfa {
         // ends there; made when first needed.
         let mut live: [Vec<StateID>; 2] = [Vec::new(), Vec::new()];
         // Where those states step on each class, per side.
-        let mut steps: [Vec<Vec<StateID>>; 2] = [vec![Vec::new(); representatives.len()], Vec::new()];
-        if builder.words {
-            steps[1] = steps[0].clone();
-        }
+        let lists = |used: bool| if used { vec![Vec::new(); representatives.len()] } else { Vec::new() };
+        let mut steps: [Vec<Vec<StateID>>; 2] = [lists(true), lists(builder.words)];
         for next in 0.. {
             let Some(next_state) = found.get(next * width..(next + 1) * width) else { break };
-            state.truncate(width);
-            if state.len() < width {
-                state.resize(width, 0);
-            }
-            state.copy_from_slice(next_state);
+            state.clear();
+            state.extend_from_slice(next_state);
             let (&left, set) = state.split_last()?;
             let left = u8::try_from(left).ok()?;
             let mut resolved: [Option<bool>; 2] = [None, None];
@@ -353,11 +348,8 @@ impl<'n> Builder<'n> {
         for &id in roots {
             self.visit(id)?;
         }
-        set.truncate(self.words_per_set);
-        set.fill(0);
-        if set.len() < self.words_per_set {
-            set.resize(self.words_per_set, 0);
-        }
+        set.clear();
+        set.resize(self.words_per_set, 0);
         while let Some((id, state)) = self.next_state()? {
             match state {
                 State::ByteRange { .. }
@@ -512,13 +504,14 @@ fn is_word_byte(byte: u8) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::lower::to_hir;
     use super::super::parse::{ParseLimits, parse};
     use super::super::{RegexCompiler, RegexLimits, build_small_dfa};
     use super::*;
 
     fn table(pattern: &str) -> Box<TableDfa> {
         let ast = parse(pattern, ParseLimits::NONE).expect(pattern);
-        build_small_dfa(&ast, &RegexLimits::default(), &mut RegexCompiler::new()).expect(pattern)
+        build_small_dfa(&to_hir(&ast).unwrap(), &RegexLimits::default(), &mut RegexCompiler::new()).expect(pattern)
     }
 
     #[track_caller]
@@ -586,10 +579,10 @@ mod tests {
     fn patterns_with_too_many_states_get_no_table() {
         // Its DFA remembers the last 21 bytes: 2^21 states.
         let ast = parse("(a|b)*a(a|b){20}", ParseLimits::NONE).unwrap();
-        assert!(build_small_dfa(&ast, &RegexLimits::default(), &mut RegexCompiler::new()).is_none());
+        assert!(build_small_dfa(&to_hir(&ast).unwrap(), &RegexLimits::default(), &mut RegexCompiler::new()).is_none());
         // Fewer states, but a wide class in each: past the byte budget.
         let ast = parse("[a-z]*a[a-z]{12}", ParseLimits::NONE).unwrap();
-        assert!(build_small_dfa(&ast, &RegexLimits::default(), &mut RegexCompiler::new()).is_none());
+        assert!(build_small_dfa(&to_hir(&ast).unwrap(), &RegexLimits::default(), &mut RegexCompiler::new()).is_none());
     }
 
     #[test]

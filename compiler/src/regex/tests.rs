@@ -983,7 +983,7 @@ fn agrees_with_linear_engine(pattern: &str, haystacks: &[String]) -> Result<(), 
 /// leftmost-first.
 fn meta_regex(pattern: &str) -> (meta::Regex, bool) {
     let ast = parse::parse(pattern, ParseLimits::NONE).unwrap();
-    (build_linear(&ast, &RegexLimits::default()).unwrap(), ast.root.has_not_word_boundary())
+    (build_linear(&lower::to_hir(&ast).unwrap(), &RegexLimits::default()).unwrap(), ast.root.has_not_word_boundary())
 }
 
 /// The meta regex's answer for `pattern` (a table aside).
