@@ -17,11 +17,17 @@
 //!    that [`lower`] constructs with ECMA semantics. It runs every pattern
 //!    without lookaround or backreferences in time linear in the haystack.
 //!    A pattern whose DFA fits in a few kilobytes (dates, times,
-//!    identifiers) is determinized at compile time (from its NFA, by
-//!    [`table`]) and matched by one walk of that table instead (the meta
-//!    regex, built first to bound the pattern's size, is then dropped):
-//!    the meta regex's per-search set-up costs more than the walk on the
-//!    short strings such patterns check.
+//!    identifiers) is matched by one walk of that DFA's [`table`] instead
+//!    (the meta regex is then not built): the meta regex's per-search
+//!    set-up costs more than the walk on the short strings such patterns
+//!    check.
+//!
+//! The tables and the meta regexes are built on a pattern's first match,
+//! not at compile time ([`lazy`]): they are most of a pattern's
+//! compilation, and an instance reaches few of a schema's patterns.
+//! Compilation parses, lowers and checks each pattern against the limits
+//! (the NFA's size by a bound computed from the `Hir`, [`nfa_size`], or
+//! by building it when the bound is over the limit).
 //! 3. The backtracking engine, `fancy-regex`, only for patterns that keep
 //!    lookaround or backreferences. It is fed syntax generated from the tree
 //!    and runs under a step budget: when the budget runs out, [`Regex::is_match`]
@@ -29,8 +35,9 @@
 //!
 //! Layers: [`parse`] (text to [`ast`], iterative), [`property`] (the ECMA
 //! list of Unicode property names), [`lower`] (tree to `Hir` or fancy-regex
-//! syntax), [`fast`] (fast paths), [`table`] (small DFAs as tables), and
-//! this module tying them together.
+//! syntax), [`fast`] (fast paths), [`table`] (small DFAs as tables),
+//! [`nfa_size`] (the NFA size bound), [`lazy`] (matchers built on first
+//! match), and this module tying them together.
 //!
 //! # Limits
 //!
@@ -63,11 +70,14 @@
 //! * backtracking engine: `(n + 1) * m + backtrack_limit`, the scans of its
 //!   delegated linear sub-programs plus the backtracking step budget.
 //!
-//! [`Regex::memory_usage`] is the heap the compiled pattern holds at rest:
-//! the pattern text, the fast path's tables or the linear engine's programs
-//! (with the small DFA, if any) plus one freshly created match cache (each
-//! thread that matches holds one such cache, whose lazy DFA part can grow
-//! up to [`RegexLimits::cache_capacity`]). `fancy-regex` does not report
+//! [`Regex::memory_usage`] is the heap the compiled pattern holds at rest
+//! once it has matched: the pattern text and the fast path's tables
+//! (counted exactly), and what the first match builds (counted before it
+//! is built, by an estimate above it: a table's byte budget, or the meta
+//! regex's programs with one freshly created match cache, from the NFA's
+//! size or its bound; see [`lazy`]). Each thread that matches on the meta
+//! regex holds such a cache, whose lazy DFA part can grow up to
+//! [`RegexLimits::cache_capacity`]. `fancy-regex` does not report
 //! its memory, so for the backtracking engine it is an upper-bound
 //! estimate from the generated syntax length and the program size,
 //! calibrated once with a counting allocator on sample patterns (the
@@ -75,7 +85,9 @@
 
 mod ast;
 mod fast;
+mod lazy;
 mod lower;
+mod nfa_size;
 mod parse;
 mod property;
 #[cfg(test)]
@@ -86,14 +98,12 @@ mod tests;
 
 use std::fmt;
 
-use regex_automata::meta;
-use regex_automata::nfa::thompson::{self, WhichCaptures};
-use regex_syntax::hir::Hir;
+use regex_automata::nfa::thompson;
 
 use self::ast::Node;
 use self::fast::{FastPath, Shortcut};
+use self::lazy::{LazyLinear, LazyTable};
 use self::parse::ParseLimits;
-use self::table::TableDfa;
 
 /// Limits applied while compiling and running one regular expression.
 ///
@@ -261,23 +271,18 @@ pub struct Regex {
 #[derive(Debug)]
 enum Matcher {
     Fast(FastPath),
-    /// A small DFA's table, matching in place of `engine`'s matcher: a
-    /// fast path with pieces ([`FastPath::has_pieces`]), or a small
-    /// pattern of the linear engine, whose meta regex the table answers
-    /// for with one walk (no cache, no set-up) and is not kept.
-    Table {
-        table: Box<TableDfa>,
-        engine: Engine,
-    },
-    /// The linear engine. With `leftmost`, matches are found by a
-    /// leftmost-first search rather than `is_match`: an earliest-match
-    /// search can stop at an empty `\B` match inside a multi-byte
-    /// character, which UTF-8 mode then discards while skipping past a
-    /// real match that started before it (`(?:\B|é)` on `"aéa"`).
-    Linear {
-        re: meta::Regex,
-        leftmost: bool,
-    },
+    /// A fast path with pieces ([`FastPath::has_pieces`]): a table
+    /// matches in its place once determinized, on the first match, if it
+    /// fits (see [`lazy`]).
+    FastTable(Box<LazyTable>),
+    /// The linear engine: on the first match, the pattern's table if it
+    /// fits, else its meta regex (see [`lazy`]). With `leftmost`, matches
+    /// are found by a leftmost-first search rather than `is_match`, and
+    /// no table is tried: an earliest-match search can stop at an empty
+    /// `\B` match inside a multi-byte character, which UTF-8 mode then
+    /// discards while skipping past a real match that started before it
+    /// (`(?:\B|é)` on `"aéa"`).
+    Linear(Box<LazyLinear>),
     /// The backtracking engine, boxed: its regex is the largest variant
     /// by far, and patterns that need it are rare.
     Backtracking(Box<fancy_regex::Regex>),
@@ -296,8 +301,9 @@ const BACKTRACK_BYTES_PER_PROGRAM_UNIT: usize = 100;
 const BACKTRACK_INSTRUCTION_BYTES: usize = 32;
 
 /// Compiles several patterns, keeping scratch space from one to the next:
-/// the NFA compiler of the small DFAs, whose table of compiled UTF-8
-/// suffixes (10,000 entries, made when a pattern first has a class beyond
+/// the NFA compiler of the linear engine's size checks (made only for a
+/// pattern whose [`nfa_size`] bound is over the limit), whose table of
+/// compiled UTF-8 suffixes (10,000 entries, made when a pattern first has a class beyond
 /// ASCII, such as `.` or `\S`) then costs its making and dropping once,
 /// not once per pattern (about 120 k instructions each time). Holds no
 /// compiled pattern: each [`Regex`] is built from its own text alone.
@@ -310,6 +316,11 @@ impl RegexCompiler {
     /// A compiler with no scratch space yet.
     pub fn new() -> RegexCompiler {
         RegexCompiler::default()
+    }
+
+    /// The NFA compiler, made on first use.
+    fn nfa(&mut self) -> &mut thompson::Compiler {
+        self.nfa.get_or_insert_with(thompson::Compiler::new)
     }
 
     /// [`Regex::new`], reusing this compiler's scratch space.
@@ -344,11 +355,7 @@ impl Regex {
                 format!("the pattern is {} bytes long, over the limit of {}", pattern.len(), limits.max_pattern_len),
             ));
         }
-        let parse_limits = ParseLimits {
-            max_nesting: limits.max_nesting.min(MAX_NESTING_CEILING),
-            max_repetition_product: limits.max_repetition_product,
-        };
-        let ast = parse::parse(pattern, parse_limits)?;
+        let ast = parse::parse(pattern, parse_limits(limits))?;
         let unsupported = |why: &str| RegexError::new(RegexErrorKind::Unsupported, 0, why.into());
         let needs_backtracking = ast.root.needs_backtracking();
         let engine = match engine {
@@ -356,12 +363,10 @@ impl Regex {
             None if needs_backtracking => Engine::Backtracking,
             None => match FastPath::detect(&ast)? {
                 Some(fast) => {
-                    let table = match fast.has_pieces() {
-                        true => lower::to_hir(&ast).ok().and_then(|hir| build_small_dfa(&hir, limits, compiler)),
-                        false => None,
+                    let matcher = match fast.has_pieces() {
+                        true => Matcher::FastTable(Box::new(LazyTable::new(fast, limits))),
+                        false => Matcher::Fast(fast),
                     };
-                    let matcher =
-                        table.map_or(Matcher::Fast(fast), |table| Matcher::Table { table, engine: Engine::Fast });
                     return Ok(Regex::assemble(pattern, &ast, matcher, limits));
                 }
                 None => Engine::Linear,
@@ -376,16 +381,8 @@ impl Regex {
             }
             Engine::Linear => {
                 let leftmost = ast.root.has_not_word_boundary();
-                // The table first: when it answers, the meta regex (a
-                // forward and a reverse NFA, and more) is not built at
-                // all. A pattern too big for the NFA limit gets no table
-                // and is reported by the meta regex's build.
-                // Lowered once for both.
                 let hir = lower::to_hir(&ast)?;
-                match if leftmost { None } else { build_small_dfa(&hir, limits, compiler) } {
-                    Some(table) => Matcher::Table { table, engine: Engine::Linear },
-                    None => Matcher::Linear { re: build_linear(&hir, limits)?, leftmost },
-                }
+                Matcher::Linear(Box::new(LazyLinear::new(&hir, leftmost, limits, compiler)?))
             }
             Engine::Backtracking => Matcher::Backtracking(Box::new(build_backtracking(&ast, limits)?)),
         };
@@ -395,13 +392,11 @@ impl Regex {
     fn assemble(pattern: &str, ast: &ast::Ast, matcher: Matcher, limits: &RegexLimits) -> Regex {
         let (program_size, fixed_cost, matcher_memory) = match &matcher {
             Matcher::Fast(fast) => (fast.scans(), 0, fast.memory_usage()),
-            // A fast path's table costs one lookup per byte; a linear
-            // pattern's keeps the linear engine's bound.
-            Matcher::Table { table, engine: Engine::Fast } => (1, 0, table.memory_usage()),
-            Matcher::Table { table, .. } => (program_size(&ast.root), 0, table.memory_usage()),
-            Matcher::Linear { re, .. } => {
-                (program_size(&ast.root), 0, re.memory_usage().saturating_add(re.create_cache().memory_usage()))
-            }
+            // A fast path's table costs one lookup per byte, and so is
+            // charged before it is built; a linear pattern keeps the
+            // linear engine's bound.
+            Matcher::FastTable(lazy) => (1, 0, lazy.memory_bound()),
+            Matcher::Linear(lazy) => (program_size(&ast.root), 0, lazy.memory_bound()),
             Matcher::Backtracking(re) => (
                 program_size(&ast.root),
                 u64::try_from(limits.backtrack_limit).unwrap_or(u64::MAX),
@@ -445,9 +440,8 @@ impl Regex {
     fn run_matcher(&self, haystack: &str) -> Result<bool, MatchLimitExceeded> {
         match &self.matcher {
             Matcher::Fast(fast) => Ok(fast.is_match(haystack)),
-            Matcher::Table { table, .. } => Ok(table.is_match(haystack.as_bytes())),
-            Matcher::Linear { re, leftmost: false } => Ok(re.is_match(haystack)),
-            Matcher::Linear { re, leftmost: true } => Ok(re.find(haystack).is_some()),
+            Matcher::FastTable(lazy) => Ok(lazy.is_match(&self.pattern, haystack)),
+            Matcher::Linear(lazy) => lazy.is_match(&self.pattern, haystack),
             Matcher::Backtracking(re) => re.is_match(haystack).map_err(|_| MatchLimitExceeded),
         }
     }
@@ -460,7 +454,8 @@ impl Regex {
         positions.saturating_mul(self.program_size).saturating_add(self.fixed_cost)
     }
 
-    /// Heap bytes held by the compiled pattern (see the module docs).
+    /// Heap bytes the compiled pattern holds once it has matched, at most
+    /// (see the module docs).
     pub fn memory_usage(&self) -> usize {
         self.memory_usage
     }
@@ -474,10 +469,23 @@ impl Regex {
     /// The engine this pattern runs on.
     pub fn engine(&self) -> Engine {
         match self.matcher {
-            Matcher::Fast(_) => Engine::Fast,
-            Matcher::Table { engine, .. } => engine,
-            Matcher::Linear { .. } => Engine::Linear,
+            Matcher::Fast(_) | Matcher::FastTable(_) => Engine::Fast,
+            Matcher::Linear(_) => Engine::Linear,
             Matcher::Backtracking(_) => Engine::Backtracking,
+        }
+    }
+}
+
+#[cfg(test)]
+impl Regex {
+    /// Whether a DFA's table matches this pattern, built by a first match
+    /// if it was not yet.
+    fn has_table(&self) -> bool {
+        let _ = self.is_match("");
+        match &self.matcher {
+            Matcher::FastTable(lazy) => lazy.table_built() == Some(true),
+            Matcher::Linear(lazy) => lazy.table_built() == Some(true),
+            _ => false,
         }
     }
 }
@@ -510,36 +518,12 @@ fn program_size(node: &Node) -> u64 {
     children.saturating_mul(copies).saturating_add(1)
 }
 
-fn build_linear(hir: &Hir, limits: &RegexLimits) -> Result<meta::Regex, RegexError> {
-    let config = meta::Config::new()
-        .which_captures(WhichCaptures::Implicit)
-        .nfa_size_limit(Some(limits.nfa_size_limit))
-        .onepass_size_limit(Some(limits.nfa_size_limit))
-        .dfa(false)
-        .hybrid_cache_capacity(limits.cache_capacity);
-    meta::Builder::new().configure(config).build_from_hir(hir).map_err(|e| match e.size_limit() {
-        Some(limit) => program_too_big(limit),
-        None => RegexError::new(RegexErrorKind::Unsupported, 0, format!("the linear engine rejected the pattern: {e}")),
-    })
-}
-
-/// Heap bytes a determinized pattern's table may take ([`build_small_dfa`]).
-const SMALL_DFA_BYTES: usize = 16 << 10;
-
-/// The pattern as a [`TableDfa`], if its DFA determinizes within
-/// [`SMALL_DFA_BYTES`] (and a work bound): typical of anchored formats
-/// (dates, identifiers) and rarely of Unicode classes. `None` also when
-/// the table cannot express the pattern.
-fn build_small_dfa(hir: &Hir, limits: &RegexLimits, compiler: &mut RegexCompiler) -> Option<Box<TableDfa>> {
-    let nfa = compiler
-        .nfa
-        .get_or_insert_with(thompson::Compiler::new)
-        .configure(
-            thompson::Config::new().which_captures(WhichCaptures::None).nfa_size_limit(Some(limits.nfa_size_limit)),
-        )
-        .build_from_hir(hir)
-        .ok()?;
-    TableDfa::determinize(&nfa, SMALL_DFA_BYTES).map(Box::new)
+/// The parse limits of `limits`.
+fn parse_limits(limits: &RegexLimits) -> ParseLimits {
+    ParseLimits {
+        max_nesting: limits.max_nesting.min(MAX_NESTING_CEILING),
+        max_repetition_product: limits.max_repetition_product,
+    }
 }
 
 fn build_backtracking(ast: &ast::Ast, limits: &RegexLimits) -> Result<fancy_regex::Regex, RegexError> {

@@ -504,14 +504,12 @@ fn is_word_byte(byte: u8) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::lower::to_hir;
-    use super::super::parse::{ParseLimits, parse};
-    use super::super::{RegexCompiler, RegexLimits, build_small_dfa};
+    use super::super::RegexLimits;
+    use super::super::lazy::table_of;
     use super::*;
 
     fn table(pattern: &str) -> Box<TableDfa> {
-        let ast = parse(pattern, ParseLimits::NONE).expect(pattern);
-        build_small_dfa(&to_hir(&ast).unwrap(), &RegexLimits::default(), &mut RegexCompiler::new()).expect(pattern)
+        table_of(pattern, &RegexLimits::default()).expect(pattern)
     }
 
     #[track_caller]
@@ -578,11 +576,9 @@ mod tests {
     #[test]
     fn patterns_with_too_many_states_get_no_table() {
         // Its DFA remembers the last 21 bytes: 2^21 states.
-        let ast = parse("(a|b)*a(a|b){20}", ParseLimits::NONE).unwrap();
-        assert!(build_small_dfa(&to_hir(&ast).unwrap(), &RegexLimits::default(), &mut RegexCompiler::new()).is_none());
+        assert!(table_of("(a|b)*a(a|b){20}", &RegexLimits::default()).is_none());
         // Fewer states, but a wide class in each: past the byte budget.
-        let ast = parse("[a-z]*a[a-z]{12}", ParseLimits::NONE).unwrap();
-        assert!(build_small_dfa(&to_hir(&ast).unwrap(), &RegexLimits::default(), &mut RegexCompiler::new()).is_none());
+        assert!(table_of("[a-z]*a[a-z]{12}", &RegexLimits::default()).is_none());
     }
 
     #[test]

@@ -1,0 +1,396 @@
+//! Automata built on a pattern's first match.
+//!
+//! Compiling a pattern checks it: it is parsed within the limits, and a
+//! pattern for the linear engine has its NFA built within
+//! [`RegexLimits::nfa_size_limit`]. What then matches it is built when it
+//! first matches: its DFA's [`table`](super::table) if that fits, else
+//! `regex-automata`'s meta regex. That is most of a pattern's compilation
+//! (a cron pattern whose DFA does not fit took 0.9 M instructions to find
+//! so, then 0.6 M for its meta regex; `^\S+@\S+\.\S+$`'s table 0.4 M after
+//! a 0.2 M NFA), and an instance reaches few of a schema's patterns: one
+//! never matched costs only its check.
+//!
+//! Invariants:
+//! - A pattern's matcher is built at most once: concurrent first matches
+//!   wait for one build (a `OnceLock`), later ones read it.
+//! - The build is bounded like compilation: the table by its work bound,
+//!   the meta regex by the NFA checked at compile time. It parses and
+//!   lowers the pattern again (a few thousand instructions), which
+//!   succeeds as it did then.
+//! - The build does not fail a checked pattern: the meta regex gets four
+//!   times the NFA size limit (its NFAs hold capture states and include a
+//!   reverse NFA, which the check did not build). Should it still fail,
+//!   each match of the pattern reports [`MatchLimitExceeded`] (the
+//!   answer unknown, as when a backtracking budget runs out): never a
+//!   wrong answer, never a panic.
+
+use std::sync::OnceLock;
+
+use regex_automata::meta;
+use regex_automata::nfa::thompson::{self, WhichCaptures};
+use regex_syntax::hir::Hir;
+
+use super::fast::FastPath;
+use super::nfa_size::nfa_bytes_bound;
+use super::parse;
+use super::table::TableDfa;
+use super::{MatchLimitExceeded, RegexCompiler, RegexError, RegexErrorKind, RegexLimits, lower, program_too_big};
+
+/// Heap bytes a determinized pattern's table may take.
+pub(super) const SMALL_DFA_BYTES: usize = 16 << 10;
+
+/// Estimated heap bytes a meta regex and one fresh match cache hold per
+/// byte of [`nfa_bytes_bound`], for [`LazyLinear::memory_bound`]: on the
+/// tests' patterns, the meta regex and its cache held 3.1 to 5.6 times
+/// the NFA's bytes, and the bound counted 3 to 14 times them.
+const META_BYTES_PER_BOUND_BYTE: usize = 2;
+
+/// The largest [`nfa_bytes_bound`] of a pattern whose matcher waits for
+/// its first match. A larger pattern (a wide Unicode class repeated:
+/// `\p{L}[\p{L}\p{N}]{3}` took 1.6 ms to build its meta regex) has its NFA
+/// built at compile time to check its size, and its matcher with it: a
+/// first match then never pays more than a small pattern's build (at
+/// most a few hundred microseconds: the 388 distinct patterns of the
+/// benchmark schemas and corpus took 1.5 ms in all, 173 µs the most).
+const LAZY_BOUND: usize = 64 << 10;
+
+/// The pattern's NFA without capture states, within the NFA size limit,
+/// built by `compiler` (one kept for many patterns, or a fresh one).
+pub(super) fn build_nfa(
+    compiler: &mut thompson::Compiler,
+    hir: &Hir,
+    limits: &RegexLimits,
+) -> Result<thompson::NFA, RegexError> {
+    compiler
+        .configure(
+            thompson::Config::new().which_captures(WhichCaptures::None).nfa_size_limit(Some(limits.nfa_size_limit)),
+        )
+        .build_from_hir(hir)
+        .map_err(|e| match e.size_limit() {
+            Some(limit) => program_too_big(limit),
+            None => {
+                RegexError::new(RegexErrorKind::Unsupported, 0, format!("the linear engine rejected the pattern: {e}"))
+            }
+        })
+}
+
+/// The meta regex of `hir` under `limits` (the linear engine's matcher
+/// when no table answers).
+pub(super) fn build_meta(hir: &Hir, limits: &RegexLimits) -> Result<meta::Regex, RegexError> {
+    let config = meta::Config::new()
+        .which_captures(WhichCaptures::Implicit)
+        .nfa_size_limit(Some(limits.nfa_size_limit))
+        .onepass_size_limit(Some(limits.nfa_size_limit))
+        .dfa(false)
+        .hybrid_cache_capacity(limits.cache_capacity);
+    meta::Builder::new().configure(config).build_from_hir(hir).map_err(|e| match e.size_limit() {
+        Some(limit) => program_too_big(limit),
+        None => RegexError::new(RegexErrorKind::Unsupported, 0, format!("the linear engine rejected the pattern: {e}")),
+    })
+}
+
+/// `pattern` parsed and lowered again, for a build on first match: it
+/// was parsed and lowered under the same limits when compiled.
+fn lowered(pattern: &str, limits: &RegexLimits) -> Option<Hir> {
+    let ast = parse::parse(pattern, super::parse_limits(limits)).ok()?;
+    lower::to_hir(&ast).ok()
+}
+
+/// The table of `pattern`'s DFA, if it fits ([`TableDfa::determinize`]).
+pub(super) fn table_of(pattern: &str, limits: &RegexLimits) -> Option<Box<TableDfa>> {
+    table_of_hir(&lowered(pattern, limits)?, limits)
+}
+
+/// [`table_of`] a lowered pattern.
+fn table_of_hir(hir: &Hir, limits: &RegexLimits) -> Option<Box<TableDfa>> {
+    let nfa = build_nfa(&mut thompson::Compiler::new(), hir, limits).ok()?;
+    TableDfa::determinize(&nfa, SMALL_DFA_BYTES).map(Box::new)
+}
+
+/// A fast path with pieces ([`FastPath::has_pieces`]), matched by its
+/// DFA's table once built, or by itself if the table does not fit.
+#[derive(Debug)]
+pub(super) struct LazyTable {
+    fast: FastPath,
+    limits: RegexLimits,
+    table: OnceLock<Option<Box<TableDfa>>>,
+}
+
+impl LazyTable {
+    /// The fast path `fast` of a pattern, its table not built yet.
+    pub(super) fn new(fast: FastPath, limits: &RegexLimits) -> LazyTable {
+        LazyTable { fast, limits: limits.clone(), table: OnceLock::new() }
+    }
+
+    /// Whether `pattern` (the pattern of this fast path) matches in
+    /// `haystack`.
+    #[inline]
+    pub(super) fn is_match(&self, pattern: &str, haystack: &str) -> bool {
+        match self.table.get_or_init(|| table_of(pattern, &self.limits)) {
+            Some(table) => table.is_match(haystack.as_bytes()),
+            None => self.fast.is_match(haystack),
+        }
+    }
+
+    /// Whether the table was tried, and fits (for tests).
+    #[cfg(test)]
+    pub(super) fn table_built(&self) -> Option<bool> {
+        self.table.get().map(Option::is_some)
+    }
+
+    /// Heap bytes held at most: the fast path's and a table's.
+    pub(super) fn memory_bound(&self) -> usize {
+        self.fast.memory_usage().saturating_add(SMALL_DFA_BYTES).saturating_add(std::mem::size_of::<TableDfa>())
+    }
+}
+
+/// A pattern of the linear engine, checked; on first match its table, or
+/// its meta regex.
+#[derive(Debug)]
+pub(super) struct LazyLinear {
+    /// Whether matches are found by a leftmost-first search (see
+    /// `Matcher::Linear`): then no table is tried.
+    leftmost: bool,
+    limits: RegexLimits,
+    /// [`LazyLinear::memory_bound`].
+    memory_bound: usize,
+    built: OnceLock<Built>,
+}
+
+/// What a [`LazyLinear`] matches with, once built.
+#[derive(Debug)]
+enum Built {
+    Table(Box<TableDfa>),
+    Meta(meta::Regex),
+    /// The meta regex could not be built (see the module docs).
+    Failed,
+}
+
+impl LazyLinear {
+    /// A pattern lowered to `hir`, checked against the NFA size limit: by
+    /// [`nfa_bytes_bound`] if that is at most [`LAZY_BOUND`] (its matcher
+    /// then built on first match), else by building its NFA with
+    /// `compiler` and its matcher with it.
+    pub(super) fn new(
+        hir: &Hir,
+        leftmost: bool,
+        limits: &RegexLimits,
+        compiler: &mut RegexCompiler,
+    ) -> Result<LazyLinear, RegexError> {
+        let bound = usize::try_from(nfa_bytes_bound(hir)).unwrap_or(usize::MAX);
+        if bound <= LAZY_BOUND.min(limits.nfa_size_limit) {
+            // What the first match builds: the larger of a table and the
+            // meta regex with its cache (estimated).
+            let table = if leftmost { 0 } else { SMALL_DFA_BYTES + std::mem::size_of::<TableDfa>() };
+            let memory_bound = table.max(bound.saturating_mul(META_BYTES_PER_BOUND_BYTE));
+            return Ok(LazyLinear { leftmost, limits: limits.clone(), memory_bound, built: OnceLock::new() });
+        }
+        // A leftmost search tries no table: its meta regex checks its size.
+        let nfa = if leftmost { None } else { Some(build_nfa(compiler.nfa(), hir, limits)?) };
+        let built = match nfa.and_then(|nfa| TableDfa::determinize(&nfa, SMALL_DFA_BYTES)) {
+            Some(table) => Built::Table(Box::new(table)),
+            None => Built::Meta(build_meta(hir, limits)?),
+        };
+        let memory_bound = built.memory_usage();
+        Ok(LazyLinear { leftmost, limits: limits.clone(), memory_bound, built: OnceLock::from(built) })
+    }
+
+    /// Whether `pattern` (this pattern) matches in `haystack`.
+    #[inline]
+    pub(super) fn is_match(&self, pattern: &str, haystack: &str) -> Result<bool, MatchLimitExceeded> {
+        match self.built.get_or_init(|| self.build(pattern)) {
+            Built::Table(table) => Ok(table.is_match(haystack.as_bytes())),
+            Built::Meta(re) if self.leftmost => Ok(re.find(haystack).is_some()),
+            Built::Meta(re) => Ok(re.is_match(haystack)),
+            Built::Failed => Err(MatchLimitExceeded),
+        }
+    }
+
+    /// The table if it fits (and the search is not leftmost), else the
+    /// meta regex, each under four times the NFA size limit.
+    fn build(&self, pattern: &str) -> Built {
+        let limits =
+            RegexLimits { nfa_size_limit: self.limits.nfa_size_limit.saturating_mul(4), ..self.limits.clone() };
+        let Some(hir) = lowered(pattern, &self.limits) else { return Built::Failed };
+        if !self.leftmost
+            && let Some(table) = table_of_hir(&hir, &limits)
+        {
+            return Built::Table(table);
+        }
+        match build_meta(&hir, &limits) {
+            Ok(re) => Built::Meta(re),
+            Err(_) => Built::Failed,
+        }
+    }
+
+    /// Whether the matcher is built, and is a table (for tests).
+    #[cfg(test)]
+    pub(super) fn table_built(&self) -> Option<bool> {
+        self.built.get().map(|b| matches!(b, Built::Table(_)))
+    }
+
+    /// Heap bytes held at most: what was built, or the larger of a table
+    /// and an estimate of the meta regex with one match cache.
+    pub(super) fn memory_bound(&self) -> usize {
+        self.memory_bound
+    }
+
+    /// Heap bytes held now: what is built.
+    #[cfg(test)]
+    pub(super) fn memory_now(&self) -> usize {
+        self.built.get().map_or(0, Built::memory_usage)
+    }
+}
+
+impl Built {
+    /// Heap bytes held: the table, or the meta regex with one fresh match
+    /// cache.
+    fn memory_usage(&self) -> usize {
+        match self {
+            Built::Table(table) => table.memory_usage(),
+            Built::Meta(re) => re.memory_usage().saturating_add(re.create_cache().memory_usage()),
+            Built::Failed => 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Engine, Regex};
+    use super::*;
+
+    fn lazy_linear(pattern: &str) -> LazyLinear {
+        let limits = RegexLimits::default();
+        let ast = parse::parse(pattern, super::super::parse_limits(&limits)).unwrap();
+        let leftmost = ast.root.has_not_word_boundary();
+        LazyLinear::new(&lower::to_hir(&ast).unwrap(), leftmost, &limits, &mut RegexCompiler::new())
+            .unwrap_or_else(|e| panic!("{pattern}: {e}"))
+    }
+
+    /// Compiling builds no matcher (but for a large pattern); the first
+    /// match builds the table if it fits, else the meta regex (always for
+    /// a leftmost search), and later matches use it.
+    #[test]
+    fn the_first_match_builds_the_matcher() {
+        let cron = r"^((@(hourly|daily))|((((\d+,)+\d+|(\d+|\*)(\/|-)\d+|\d+|\*) ?){5,6}))$";
+        for (pattern, table, yes, no) in [
+            (r"^\d{4}-\d{2}-\d{2}$", true, "2024-05-17", "2024-5-17"),
+            (r"^\S+@\S+\.\S+$", true, "a@b.c", "a b@c.d"),
+            (cron, false, "*/5 * * * *", "* * *"),
+            (r"(?:\B|é)x", false, "éx", "x"),
+        ] {
+            let lazy = lazy_linear(pattern);
+            assert_eq!(lazy.table_built(), None, "{pattern}");
+            assert_eq!(lazy.is_match(pattern, yes), Ok(true), "{pattern} on {yes}");
+            assert_eq!(lazy.table_built(), Some(table), "{pattern}");
+            assert_eq!(lazy.is_match(pattern, no), Ok(false), "{pattern} on {no}");
+        }
+        // A pattern over the lazy bound is built at compile time.
+        let long = format!("^{}$", "[a-z][0-9]".repeat(200));
+        for (pattern, table) in [(r"\p{L}[\p{L}\p{N}]{2}", false), (&*long, true)] {
+            let lazy = lazy_linear(pattern);
+            assert_eq!(lazy.table_built(), Some(table), "{}", &pattern[..20]);
+            assert_eq!(lazy.memory_bound(), lazy.memory_now(), "{}", &pattern[..20]);
+        }
+        let fast = Regex::new("^[a-z]+(-[a-z]+)*$", &RegexLimits::default()).unwrap();
+        let super::super::Matcher::FastTable(lazy) = &fast.matcher else { panic!("{:?}", fast.matcher) };
+        assert_eq!(lazy.table_built(), None);
+        assert_eq!(fast.is_match("ab-cd"), Ok(true));
+        assert_eq!(lazy.table_built(), Some(true));
+        assert_eq!(fast.is_match("ab-"), Ok(false));
+    }
+
+    /// A fast path whose table does not fit answers by itself.
+    #[test]
+    fn a_fast_path_without_its_table_answers_itself() {
+        let pattern = r"^\p{L}+(-\p{L}+)*$";
+        let fast = Regex::new(pattern, &RegexLimits::default()).unwrap();
+        assert_eq!(fast.engine(), Engine::Fast);
+        assert!(!fast.has_table(), "{pattern}");
+        assert_eq!(fast.is_match("été-ab"), Ok(true));
+        assert_eq!(fast.is_match("été-"), Ok(false));
+    }
+
+    /// Threads matching one pattern for the first time at once get the
+    /// same answers, from one build.
+    #[test]
+    fn concurrent_first_matches_agree() {
+        for pattern in [r"^\d{4}-\d{2}-\d{2}$", r"^((\d+,)+\d+ ?){5,6}$"] {
+            let re = Regex::new(pattern, &RegexLimits::default()).unwrap();
+            let re = &re;
+            let answers: Vec<_> = std::thread::scope(|scope| {
+                let threads: Vec<_> = (0..4)
+                    .map(|i| {
+                        scope.spawn(move || {
+                            (
+                                re.is_match("2024-05-17"),
+                                re.is_match(if i % 2 == 0 { "1,2 3,4 5,6 7,8 9,0" } else { "x" }),
+                            )
+                        })
+                    })
+                    .collect();
+                threads.into_iter().map(|t| t.join().unwrap()).collect()
+            });
+            for (i, (date, other)) in answers.into_iter().enumerate() {
+                let expected = Regex::new(pattern, &RegexLimits::default()).unwrap();
+                assert_eq!(date, expected.is_match("2024-05-17"), "{pattern}");
+                assert_eq!(other, expected.is_match(if i % 2 == 0 { "1,2 3,4 5,6 7,8 9,0" } else { "x" }), "{pattern}");
+            }
+        }
+    }
+
+    /// A build that cannot make a matcher (here: given a text that does
+    /// not parse in place of its pattern's) answers every match with
+    /// `MatchLimitExceeded`, never a verdict.
+    #[test]
+    fn a_failed_build_fails_closed() {
+        let cron = r"^(((\d+,)+\d+|\d+|\*) ?){5,6}$";
+        let lazy = lazy_linear(cron);
+        // The table does not fit, so the meta regex is built from the
+        // text given.
+        assert_eq!(lazy.is_match("(", "1 2 3 4 5"), Err(MatchLimitExceeded));
+        assert_eq!(lazy.is_match(cron, "1 2 3 4 5"), Err(MatchLimitExceeded));
+    }
+
+    /// The memory bound counted at compile time covers what the first
+    /// match builds, on patterns of every shape (tables, Unicode classes,
+    /// counted repetitions, tables that do not fit, leftmost searches).
+    #[test]
+    fn the_memory_bound_covers_the_built_matcher() {
+        let patterns = [
+            r"^3\.\d+$",
+            r"^\d{4}-\d{2}-\d{2}$",
+            r"^\S+@\S+\.\S+$",
+            r"^[\S]+@[\S]+\.[\S]{2,}$",
+            r"^\$\{\{(.|[\r\n])*\}\}$",
+            r"^((@(hourly|daily|weekly))|((((\d+,)+\d+|(\d+|\*)(\/|-)\d+|\d+|\*) ?){5,6}))$",
+            r"(a|b)*a(a|b){12}",
+            r"^([a-z]+=[^,]*,?){1,10}$",
+            r"\p{L}[\p{L}\p{N}]{20}\p{Lu}",
+            r"^\p{L}{20}$",
+            r"^.{1,64}$",
+            r"^[^\s]{1,3}é$",
+            r"(?:\B|é)",
+            r"\bfoo\b",
+            r"[a-z]+-[0-9]+",
+            r"^(\w+\.)*\w+$",
+            &"abcdefgh".repeat(250),
+            &"[a-z][0-9]".repeat(200),
+            &format!("^({})$", (0..300).map(|i| format!("w{i}")).collect::<Vec<_>>().join("|")),
+        ];
+        let mut ratios = Vec::new();
+        for pattern in patterns {
+            let lazy = lazy_linear(pattern);
+            assert!(lazy.is_match(pattern, "x").is_ok(), "{pattern}");
+            let now = lazy.memory_now();
+            assert!(lazy.memory_bound() >= now, "{pattern}: bound {} < {now} held", lazy.memory_bound());
+            if lazy.table_built() == Some(false) {
+                let hir = lowered(pattern, &RegexLimits::default()).unwrap();
+                let nfa =
+                    build_nfa(&mut thompson::Compiler::new(), &hir, &RegexLimits::default()).unwrap().memory_usage();
+                ratios.push((pattern.chars().take(40).collect::<String>(), now as f64 / nfa as f64));
+            }
+        }
+        println!("meta regex and cache bytes per NFA byte: {ratios:?}");
+    }
+}
