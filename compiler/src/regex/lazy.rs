@@ -97,6 +97,7 @@ fn lowered(pattern: &str, limits: &RegexLimits) -> Option<Hir> {
 }
 
 /// The table of `pattern`'s DFA, if it fits ([`TableDfa::determinize`]).
+#[cfg(test)]
 pub(super) fn table_of(pattern: &str, limits: &RegexLimits) -> Option<Box<TableDfa>> {
     table_of_hir(&lowered(pattern, limits)?, limits)
 }
@@ -107,40 +108,68 @@ fn table_of_hir(hir: &Hir, limits: &RegexLimits) -> Option<Box<TableDfa>> {
     TableDfa::determinize(&nfa, SMALL_DFA_BYTES).map(Box::new)
 }
 
-/// A fast path with pieces ([`FastPath::has_pieces`]), matched by its
-/// DFA's table once built, or by itself if the table does not fit.
+/// A fast path with pieces ([`FastPath::has_pieces`]): on its first match,
+/// its DFA's table, or the fast path again if the table does not fit. The
+/// fast path found at compile time is not kept (a pattern that matches
+/// keeps only its matcher, one that never does keeps nothing).
 #[derive(Debug)]
 pub(super) struct LazyTable {
-    fast: FastPath,
     limits: RegexLimits,
-    table: OnceLock<Option<Box<TableDfa>>>,
+    /// [`LazyTable::memory_bound`].
+    memory_bound: usize,
+    built: OnceLock<FastMatcher>,
+}
+
+/// What a [`LazyTable`] matches with, once built.
+#[derive(Debug)]
+enum FastMatcher {
+    Table(Box<TableDfa>),
+    Fast(FastPath),
+    /// The pattern no longer parsed into its fast path (see the module
+    /// docs: never seen, and fails closed).
+    Failed,
 }
 
 impl LazyTable {
-    /// The fast path `fast` of a pattern, its table not built yet.
-    pub(super) fn new(fast: FastPath, limits: &RegexLimits) -> LazyTable {
-        LazyTable { fast, limits: limits.clone(), table: OnceLock::new() }
+    /// The pattern whose fast path is `fast`, its matcher not built yet.
+    pub(super) fn new(fast: &FastPath, limits: &RegexLimits) -> LazyTable {
+        let table = SMALL_DFA_BYTES + std::mem::size_of::<TableDfa>();
+        let memory_bound = table.max(fast.memory_usage());
+        LazyTable { limits: limits.clone(), memory_bound, built: OnceLock::new() }
     }
 
     /// Whether `pattern` (the pattern of this fast path) matches in
     /// `haystack`.
     #[inline]
-    pub(super) fn is_match(&self, pattern: &str, haystack: &str) -> bool {
-        match self.table.get_or_init(|| table_of(pattern, &self.limits)) {
-            Some(table) => table.is_match(haystack.as_bytes()),
-            None => self.fast.is_match(haystack),
+    pub(super) fn is_match(&self, pattern: &str, haystack: &str) -> Result<bool, MatchLimitExceeded> {
+        match self.built.get_or_init(|| self.build(pattern)) {
+            FastMatcher::Table(table) => Ok(table.is_match(haystack.as_bytes())),
+            FastMatcher::Fast(fast) => Ok(fast.is_match(haystack)),
+            FastMatcher::Failed => Err(MatchLimitExceeded),
         }
     }
 
-    /// Whether the table was tried, and fits (for tests).
-    #[cfg(test)]
-    pub(super) fn table_built(&self) -> Option<bool> {
-        self.table.get().map(Option::is_some)
+    /// The table if it fits, else the fast path.
+    fn build(&self, pattern: &str) -> FastMatcher {
+        let Ok(ast) = parse::parse(pattern, super::parse_limits(&self.limits)) else { return FastMatcher::Failed };
+        let table = lower::to_hir(&ast).ok().and_then(|hir| table_of_hir(&hir, &self.limits));
+        match (table, FastPath::detect(&ast)) {
+            (Some(table), _) => FastMatcher::Table(table),
+            (None, Ok(Some(fast))) => FastMatcher::Fast(fast),
+            (None, _) => FastMatcher::Failed,
+        }
     }
 
-    /// Heap bytes held at most: the fast path's and a table's.
+    /// Whether the matcher is built, and is a table (for tests).
+    #[cfg(test)]
+    pub(super) fn table_built(&self) -> Option<bool> {
+        self.built.get().map(|b| matches!(b, FastMatcher::Table(_)))
+    }
+
+    /// Heap bytes held at most: the larger of a table's budget and the
+    /// fast path's.
     pub(super) fn memory_bound(&self) -> usize {
-        self.fast.memory_usage().saturating_add(SMALL_DFA_BYTES).saturating_add(std::mem::size_of::<TableDfa>())
+        self.memory_bound
     }
 }
 
@@ -256,6 +285,7 @@ impl Built {
 
 #[cfg(test)]
 mod tests {
+    use super::super::parse::ParseLimits;
     use super::super::{Engine, Regex};
     use super::*;
 
@@ -341,7 +371,7 @@ mod tests {
 
     /// A build that cannot make a matcher (here: given a text that does
     /// not parse in place of its pattern's) answers every match with
-    /// `MatchLimitExceeded`, never a verdict.
+    /// `MatchLimitExceeded`, never a verdict, on either engine.
     #[test]
     fn a_failed_build_fails_closed() {
         let cron = r"^(((\d+,)+\d+|\d+|\*) ?){5,6}$";
@@ -350,6 +380,12 @@ mod tests {
         // text given.
         assert_eq!(lazy.is_match("(", "1 2 3 4 5"), Err(MatchLimitExceeded));
         assert_eq!(lazy.is_match(cron, "1 2 3 4 5"), Err(MatchLimitExceeded));
+        // So does a fast path's.
+        let pattern = "^[a-z]+(-[a-z]+)*$";
+        let fast = FastPath::detect(&parse::parse(pattern, ParseLimits::NONE).unwrap()).unwrap().unwrap();
+        let lazy = LazyTable::new(&fast, &RegexLimits::default());
+        assert_eq!(lazy.is_match("(", "ab-cd"), Err(MatchLimitExceeded));
+        assert_eq!(lazy.is_match(pattern, "ab-cd"), Err(MatchLimitExceeded));
     }
 
     /// The memory bound counted at compile time covers what the first

@@ -271,9 +271,9 @@ pub struct Regex {
 #[derive(Debug)]
 enum Matcher {
     Fast(FastPath),
-    /// A fast path with pieces ([`FastPath::has_pieces`]): a table
-    /// matches in its place once determinized, on the first match, if it
-    /// fits (see [`lazy`]).
+    /// A fast path with pieces ([`FastPath::has_pieces`]): on the first
+    /// match, its DFA's table if it fits, else the fast path (see
+    /// [`lazy`]).
     FastTable(Box<LazyTable>),
     /// The linear engine: on the first match, the pattern's table if it
     /// fits, else its meta regex (see [`lazy`]). With `leftmost`, matches
@@ -364,7 +364,7 @@ impl Regex {
             None => match FastPath::detect(&ast)? {
                 Some(fast) => {
                     let matcher = match fast.has_pieces() {
-                        true => Matcher::FastTable(Box::new(LazyTable::new(fast, limits))),
+                        true => Matcher::FastTable(Box::new(LazyTable::new(&fast, limits))),
                         false => Matcher::Fast(fast),
                     };
                     return Ok(Regex::assemble(pattern, &ast, matcher, limits));
@@ -440,7 +440,7 @@ impl Regex {
     fn run_matcher(&self, haystack: &str) -> Result<bool, MatchLimitExceeded> {
         match &self.matcher {
             Matcher::Fast(fast) => Ok(fast.is_match(haystack)),
-            Matcher::FastTable(lazy) => Ok(lazy.is_match(&self.pattern, haystack)),
+            Matcher::FastTable(lazy) => lazy.is_match(&self.pattern, haystack),
             Matcher::Linear(lazy) => lazy.is_match(&self.pattern, haystack),
             Matcher::Backtracking(re) => re.is_match(haystack).map_err(|_| MatchLimitExceeded),
         }
