@@ -1,26 +1,30 @@
 //! Automata built on a pattern's first match.
 //!
-//! Compiling a pattern checks it: it is parsed within the limits, and a
-//! pattern for the linear engine has its NFA built within
-//! [`RegexLimits::nfa_size_limit`]. What then matches it is built when it
-//! first matches: its DFA's [`table`](super::table) if that fits, else
-//! `regex-automata`'s meta regex. That is most of a pattern's compilation
-//! (a cron pattern whose DFA does not fit took 0.9 M instructions to find
-//! so, then 0.6 M for its meta regex; `^\S+@\S+\.\S+$`'s table 0.4 M after
-//! a 0.2 M NFA), and an instance reaches few of a schema's patterns: one
-//! never matched costs only its check.
+//! Compiling a pattern checks it: it is parsed and lowered within the
+//! limits, and a pattern for the linear engine is held to
+//! [`RegexLimits::nfa_size_limit`] by a bound on its NFA's size
+//! ([`nfa_size`](super::nfa_size)). What then matches it is built when
+//! it first matches: its DFA's [`table`](super::table) if that fits,
+//! else `regex-automata`'s meta regex (or, for a fast path, the fast path
+//! again). That is most of a pattern's compilation (a cron pattern whose
+//! DFA does not fit took 0.9 M instructions to find so, then 0.6 M for
+//! its meta regex; `^\S+@\S+\.\S+$`'s table 0.4 M after a 0.2 M NFA), and
+//! an instance reaches few of a schema's patterns: one never matched
+//! costs only its check. A pattern whose bound is over [`LAZY_BOUND`]
+//! has its NFA built to check it, and its matcher with it, at compile
+//! time.
 //!
 //! Invariants:
 //! - A pattern's matcher is built at most once: concurrent first matches
 //!   wait for one build (a `OnceLock`), later ones read it.
 //! - The build is bounded like compilation: the table by its work bound,
-//!   the meta regex by the NFA checked at compile time. It parses and
-//!   lowers the pattern again (a few thousand instructions), which
+//!   the meta regex by the NFA bound checked at compile time. It parses
+//!   and lowers the pattern again (a few thousand instructions), which
 //!   succeeds as it did then.
 //! - The build does not fail a checked pattern: the meta regex gets four
 //!   times the NFA size limit (its NFAs hold capture states and include a
-//!   reverse NFA, which the check did not build). Should it still fail,
-//!   each match of the pattern reports [`MatchLimitExceeded`] (the
+//!   reverse NFA, which the bound does not count). Should a build still
+//!   fail, each match of the pattern reports [`MatchLimitExceeded`] (the
 //!   answer unknown, as when a backtracking budget runs out): never a
 //!   wrong answer, never a panic.
 
@@ -66,12 +70,18 @@ pub(super) fn build_nfa(
             thompson::Config::new().which_captures(WhichCaptures::None).nfa_size_limit(Some(limits.nfa_size_limit)),
         )
         .build_from_hir(hir)
-        .map_err(|e| match e.size_limit() {
-            Some(limit) => program_too_big(limit),
-            None => {
-                RegexError::new(RegexErrorKind::Unsupported, 0, format!("the linear engine rejected the pattern: {e}"))
-            }
-        })
+        .map_err(|e| rejected(e.size_limit(), &e))
+}
+
+/// The error of a linear engine's build that failed: over the size limit
+/// `size_limit` if it says so.
+fn rejected(size_limit: Option<usize>, error: &dyn std::fmt::Display) -> RegexError {
+    match size_limit {
+        Some(limit) => program_too_big(limit),
+        None => {
+            RegexError::new(RegexErrorKind::Unsupported, 0, format!("the linear engine rejected the pattern: {error}"))
+        }
+    }
 }
 
 /// The meta regex of `hir` under `limits` (the linear engine's matcher
@@ -83,10 +93,7 @@ pub(super) fn build_meta(hir: &Hir, limits: &RegexLimits) -> Result<meta::Regex,
         .onepass_size_limit(Some(limits.nfa_size_limit))
         .dfa(false)
         .hybrid_cache_capacity(limits.cache_capacity);
-    meta::Builder::new().configure(config).build_from_hir(hir).map_err(|e| match e.size_limit() {
-        Some(limit) => program_too_big(limit),
-        None => RegexError::new(RegexErrorKind::Unsupported, 0, format!("the linear engine rejected the pattern: {e}")),
-    })
+    meta::Builder::new().configure(config).build_from_hir(hir).map_err(|e| rejected(e.size_limit(), &e))
 }
 
 /// `pattern` parsed and lowered again, for a build on first match: it
@@ -102,7 +109,7 @@ pub(super) fn table_of(pattern: &str, limits: &RegexLimits) -> Option<Box<TableD
     table_of_hir(&lowered(pattern, limits)?, limits)
 }
 
-/// [`table_of`] a lowered pattern.
+/// The table of a lowered pattern's DFA, if it fits ([`TableDfa::determinize`]).
 fn table_of_hir(hir: &Hir, limits: &RegexLimits) -> Option<Box<TableDfa>> {
     let nfa = build_nfa(&mut thompson::Compiler::new(), hir, limits).ok()?;
     TableDfa::determinize(&nfa, SMALL_DFA_BYTES).map(Box::new)
@@ -115,6 +122,9 @@ fn table_of_hir(hir: &Hir, limits: &RegexLimits) -> Option<Box<TableDfa>> {
 #[derive(Debug)]
 pub(super) struct LazyTable {
     limits: RegexLimits,
+    /// The fast path's scans ([`FastPath::scans`]): its cost per byte,
+    /// charged for the table too, which may not fit.
+    scans: u64,
     /// [`LazyTable::memory_bound`].
     memory_bound: usize,
     built: OnceLock<FastMatcher>,
@@ -135,7 +145,7 @@ impl LazyTable {
     pub(super) fn new(fast: &FastPath, limits: &RegexLimits) -> LazyTable {
         let table = SMALL_DFA_BYTES + std::mem::size_of::<TableDfa>();
         let memory_bound = table.max(fast.memory_usage());
-        LazyTable { limits: limits.clone(), memory_bound, built: OnceLock::new() }
+        LazyTable { limits: limits.clone(), scans: fast.scans(), memory_bound, built: OnceLock::new() }
     }
 
     /// Whether `pattern` (the pattern of this fast path) matches in
@@ -166,6 +176,11 @@ impl LazyTable {
         self.built.get().map(|b| matches!(b, FastMatcher::Table(_)))
     }
 
+    /// The fast path's scans, charged per byte whichever matches.
+    pub(super) fn scans(&self) -> u64 {
+        self.scans
+    }
+
     /// Heap bytes held at most: the larger of a table's budget and the
     /// fast path's.
     pub(super) fn memory_bound(&self) -> usize {
@@ -191,7 +206,7 @@ pub(super) struct LazyLinear {
 enum Built {
     Table(Box<TableDfa>),
     Meta(meta::Regex),
-    /// The meta regex could not be built (see the module docs).
+    /// No matcher could be built (see the module docs).
     Failed,
 }
 

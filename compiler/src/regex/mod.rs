@@ -62,8 +62,9 @@
 //!   [`fast::Sequence`]), times the number of branches `b` for an
 //!   alternation of fast paths, `(n + 1) * b` with `b <= 16`
 //!   ([`fast::MAX_BRANCHES`]): the program size `m` of a fast path is its
-//!   number of scans; a fast path matched by its DFA's table costs `n + 1`
-//!   (one lookup per byte, and one for the end);
+//!   number of scans; a fast path that has a table is charged the same
+//!   (the table, one lookup per byte, is built on its first match and may
+//!   not fit);
 //! * linear engine: `(n + 1) * m`, the worst case of the PikeVM the meta
 //!   regex falls back to when its lazy DFA cache thrashes (the lazy DFA
 //!   itself usually needs about `n` steps);
@@ -392,10 +393,11 @@ impl Regex {
     fn assemble(pattern: &str, ast: &ast::Ast, matcher: Matcher, limits: &RegexLimits) -> Regex {
         let (program_size, fixed_cost, matcher_memory) = match &matcher {
             Matcher::Fast(fast) => (fast.scans(), 0, fast.memory_usage()),
-            // A fast path's table costs one lookup per byte, and so is
-            // charged before it is built; a linear pattern keeps the
-            // linear engine's bound.
-            Matcher::FastTable(lazy) => (1, 0, lazy.memory_bound()),
+            // A fast path with a table is charged as the fast path (the
+            // table, one lookup per byte, is built on the first match and
+            // may not fit); a linear pattern keeps the linear engine's
+            // bound.
+            Matcher::FastTable(lazy) => (lazy.scans(), 0, lazy.memory_bound()),
             Matcher::Linear(lazy) => (program_size(&ast.root), 0, lazy.memory_bound()),
             Matcher::Backtracking(re) => (
                 program_size(&ast.root),
