@@ -223,7 +223,8 @@ pub const BACKTRACKING_MAX_DEPTH: usize = 60;
 /// and with [`RegexErrorKind::NestingTooDeep`] if the generated groups nest
 /// deeper than [`BACKTRACKING_MAX_DEPTH`].
 pub fn to_backtracking_syntax(ast: &Ast, max_len: usize) -> Result<String, RegexError> {
-    let mut writer = Writer { ast, max_len, out: String::new() };
+    let captures = ast.root.any(|node| matches!(node.kind, NodeKind::Backref(_)));
+    let mut writer = Writer { ast, max_len, captures, out: String::new() };
     writer.body(&ast.root, 0)?;
     Ok(writer.out)
 }
@@ -234,6 +235,9 @@ pub fn to_backtracking_syntax(ast: &Ast, max_len: usize) -> Result<String, Regex
 struct Writer<'a> {
     ast: &'a Ast,
     max_len: usize,
+    /// Whether capture groups are written as such: only a backreference
+    /// needs them (fancy-regex builds a non-capturing group for less).
+    captures: bool,
     out: String,
 }
 
@@ -270,7 +274,7 @@ impl Writer<'_> {
                 Assertion::NotWordBoundary => NOT_WORD_BOUNDARY,
             }),
             NodeKind::Group(group) => {
-                self.out.push_str(if group.capture.is_some() { "(" } else { "(?:" });
+                self.out.push_str(if group.capture.is_some() && self.captures { "(" } else { "(?:" });
                 self.body(&group.sub, self.deeper(node, depth)?)?;
                 self.out.push(')');
             }
@@ -440,8 +444,11 @@ mod tests {
         assert_eq!(generated(r"a{2,}?b*(?:cd)+\1?(e)"), r"a{2,}?b{0,}(?:cd){1,}(?(1)\1){0,1}(e)");
         assert_eq!(
             generated(r"(?:\b|())*(?:)+(?:(?=a))?"),
-            format!("(?:|{NEVER}(?:{WORD_BOUNDARY}|()))(?:(?:))(?:|{NEVER}(?:(?=a)))")
+            format!("(?:|{NEVER}(?:{WORD_BOUNDARY}|(?:)))(?:(?:))(?:|{NEVER}(?:(?=a)))")
         );
+        // Groups capture only for a backreference.
+        assert_eq!(generated(r"(a)(?=b)"), r"(?:a)(?=b)");
+        assert_eq!(generated(r"(a)(?=b)\1"), r"(a)(?=b)(?(1)\1)");
         assert_eq!(generated(r"(?<!a)(?=b)"), r"(?<!a)(?=b)");
         assert_eq!(generated(r"\uD800"), NEVER);
         assert_eq!(generated(r"[^\s\S]"), NEVER);
