@@ -31,13 +31,17 @@
 //! 3. The backtracking engine, `fancy-regex`, only for patterns that keep
 //!    lookaround or backreferences. It is fed syntax generated from the tree
 //!    and runs under a step budget: when the budget runs out, [`Regex::is_match`]
-//!    returns [`MatchLimitExceeded`] and the answer is unknown.
+//!    returns [`MatchLimitExceeded`] and the answer is unknown. A pattern
+//!    whose only lookarounds are lookaheads right after its leading `^`
+//!    (`^(?=.*\d)(?!.*\s).{8,}$`) runs instead as a [`conjunction`] of
+//!    lookaround-free patterns on the two engines above.
 //!
 //! Layers: [`parse`] (text to [`ast`], iterative), [`property`] (the ECMA
 //! list of Unicode property names), [`lower`] (tree to `Hir` or fancy-regex
 //! syntax), [`fast`] (fast paths), [`table`] (small DFAs as tables),
 //! [`nfa_size`] (the NFA size bound), [`lazy`] (matchers built on first
-//! match), and this module tying them together.
+//! match), [`conjunction`] (leading lookaheads split into patterns), and
+//! this module tying them together.
 //!
 //! # Limits
 //!
@@ -69,7 +73,8 @@
 //!   regex falls back to when its lazy DFA cache thrashes (the lazy DFA
 //!   itself usually needs about `n` steps);
 //! * backtracking engine: `(n + 1) * m + backtrack_limit`, the scans of its
-//!   delegated linear sub-programs plus the backtracking step budget.
+//!   delegated linear sub-programs plus the backtracking step budget;
+//! * a conjunction: the sum of its parts' costs.
 //!
 //! [`Regex::memory_usage`] is the heap the compiled pattern holds at rest
 //! once it has matched: the pattern text and the fast path's tables
@@ -85,6 +90,7 @@
 //! estimate was 1 to 16 times the measured heap).
 
 mod ast;
+mod conjunction;
 mod fast;
 mod lazy;
 mod lower;
@@ -284,6 +290,9 @@ enum Matcher {
     /// discards while skipping past a real match that started before it
     /// (`(?:\B|é)` on `"aéa"`).
     Linear(Box<LazyLinear>),
+    /// Lookaheads at the start and the rest, each a pattern of its own
+    /// that must match or must not ([`conjunction`]).
+    Conjunction(Box<[(Regex, bool)]>),
     /// The backtracking engine, boxed: its regex is the largest variant
     /// by far, and patterns that need it are rare.
     Backtracking(Box<fancy_regex::Regex>),
@@ -361,7 +370,13 @@ impl Regex {
         let needs_backtracking = ast.root.needs_backtracking();
         let engine = match engine {
             Some(engine) => engine,
-            None if needs_backtracking => Engine::Backtracking,
+            None if needs_backtracking => match conjunction::split(pattern, &ast) {
+                Some(parts) => match Regex::conjunction(&parts, limits, compiler) {
+                    Some(matcher) => return Ok(Regex::assemble(pattern, &ast, matcher, limits)),
+                    None => Engine::Backtracking,
+                },
+                None => Engine::Backtracking,
+            },
             None => match FastPath::detect(&ast)? {
                 Some(fast) => {
                     let matcher = match fast.has_pieces() {
@@ -390,6 +405,16 @@ impl Regex {
         Ok(Regex::assemble(pattern, &ast, matcher, limits))
     }
 
+    /// The conjunction of `parts`, if each compiles (without lookaround,
+    /// on the fast paths or the linear engine).
+    fn conjunction(parts: &[conjunction::Part], limits: &RegexLimits, compiler: &mut RegexCompiler) -> Option<Matcher> {
+        let compiled = parts.iter().map(|part| {
+            let re = Regex::build(&part.pattern, limits, None, compiler).ok()?;
+            (re.engine() != Engine::Backtracking).then_some((re, part.must_match))
+        });
+        compiled.collect::<Option<Box<[_]>>>().map(Matcher::Conjunction)
+    }
+
     fn assemble(pattern: &str, ast: &ast::Ast, matcher: Matcher, limits: &RegexLimits) -> Regex {
         let (program_size, fixed_cost, matcher_memory) = match &matcher {
             Matcher::Fast(fast) => (fast.scans(), 0, fast.memory_usage()),
@@ -399,6 +424,13 @@ impl Regex {
             // bound.
             Matcher::FastTable(lazy) => (lazy.scans(), 0, lazy.memory_bound()),
             Matcher::Linear(lazy) => (program_size(&ast.root), 0, lazy.memory_bound()),
+            Matcher::Conjunction(parts) => parts.iter().fold((0u64, 0u64, 0usize), |(size, fixed, memory), (re, _)| {
+                (
+                    size.saturating_add(re.program_size),
+                    fixed.saturating_add(re.fixed_cost),
+                    memory.saturating_add(re.memory_usage),
+                )
+            }),
             Matcher::Backtracking(re) => (
                 program_size(&ast.root),
                 u64::try_from(limits.backtrack_limit).unwrap_or(u64::MAX),
@@ -444,6 +476,14 @@ impl Regex {
             Matcher::Fast(fast) => Ok(fast.is_match(haystack)),
             Matcher::FastTable(lazy) => lazy.is_match(&self.pattern, haystack),
             Matcher::Linear(lazy) => lazy.is_match(&self.pattern, haystack),
+            Matcher::Conjunction(parts) => {
+                for (re, must_match) in parts {
+                    if re.is_match(haystack)? != *must_match {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
             Matcher::Backtracking(re) => re.is_match(haystack).map_err(|_| MatchLimitExceeded),
         }
     }
@@ -472,7 +512,7 @@ impl Regex {
     pub fn engine(&self) -> Engine {
         match self.matcher {
             Matcher::Fast(_) | Matcher::FastTable(_) => Engine::Fast,
-            Matcher::Linear(_) => Engine::Linear,
+            Matcher::Linear(_) | Matcher::Conjunction(_) => Engine::Linear,
             Matcher::Backtracking(_) => Engine::Backtracking,
         }
     }

@@ -749,7 +749,7 @@ pub(super) fn pattern_strategy() -> impl Strategy<Value = String> {
     })
 }
 
-fn haystack_strategy() -> impl Strategy<Value = String> {
+pub(super) fn haystack_strategy() -> impl Strategy<Value = String> {
     prop::collection::vec(prop_oneof![Just('a'), Just('b'), Just('1'), Just(' '), Just('\n'), Just('é')], 0..8)
         .prop_map(|chars| chars.into_iter().collect())
 }
