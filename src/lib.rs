@@ -490,6 +490,20 @@ mod tests {
 
     fn assert_send_sync<T: Send + Sync>() {}
 
+    /// A pattern's first match is charged for building its matcher: a
+    /// budget too small for the build runs out before it, and once a
+    /// larger one has built it, the small one suffices.
+    #[test]
+    fn a_patterns_first_match_is_charged_its_build() {
+        let v = Validator::new(&json!({"type": "string", "pattern": r"^\S+@\S+\.\S+$"})).unwrap();
+        let small = Budget { fuel: 1_000, ..Budget::default() };
+        let instance = json!("someone@example.org");
+        assert!(matches!(v.outcome_with(&instance, &small), Outcome::BudgetExceeded { reason: Exhausted::Fuel, .. }));
+        assert_eq!(v.outcome_with(&instance, &small), v.outcome_with(&instance, &small));
+        assert_eq!(v.outcome(&instance), Outcome::Valid);
+        assert_eq!(v.outcome_with(&instance, &small), Outcome::Valid);
+    }
+
     #[test]
     fn validator_is_send_sync() {
         assert_send_sync::<Validator>();

@@ -22,7 +22,7 @@ use schemavm_compiler::value::{self, JsonType};
 
 use super::budget::Fuel;
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Spare, Stop, Vm, member};
-use crate::error::{ErrorKind, Exhausted};
+use crate::error::ErrorKind;
 
 /// Deferred `properties` checks kept in a buffer during a quiet scan;
 /// beyond it, a second pass looks the names up again.
@@ -623,8 +623,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
     /// decides most names, in fewer instructions than a call.)
     #[inline(always)]
     fn pattern_matches(&mut self, regex: &Regex, key: &str) -> Result<bool, Stop> {
-        self.meter.charge(regex.cost(key.len()))?;
-        regex.is_match(key).map_err(|_| self.meter.stop(Exhausted::Regex))
+        super::scalar::pattern_matches(regex, key, &mut self.meter)
     }
 
     /// A property no `properties`/`patternProperties` entry covers, checked

@@ -7,7 +7,7 @@ use schemavm_compiler::bytecode::{
     ContentChecks, EnumId, EnumSet, FormatCheck, NumberChecks, NumberKeyword, StringChecks, ValueId,
 };
 use schemavm_compiler::number::Num;
-use schemavm_compiler::regex::Regex;
+use schemavm_compiler::regex::{BUILD_FUEL, Regex};
 use schemavm_compiler::value::{self, JsonType, TypeSet};
 
 use super::budget::Fuel;
@@ -384,12 +384,18 @@ pub(super) fn fused_admits(fused: Option<TypeSet>, v: &Value, strict_integers: b
 }
 
 /// Whether `regex` matches `s`, charged by the haystack's length and the
-/// program's size; a regex that gives up (backtrack limit) stops the
-/// evaluation.
+/// program's size, and [`BUILD_FUEL`] if the match builds the pattern's
+/// matcher; a regex that gives up (backtrack limit) stops the evaluation.
 #[inline(always)]
-fn pattern_matches(regex: &Regex, s: &str, fuel: &mut impl Fuel) -> Flow {
+pub(super) fn pattern_matches(regex: &Regex, s: &str, fuel: &mut impl Fuel) -> Flow {
     fuel.charge(regex.cost(s.len()))?;
-    regex.is_match(s).map_err(|_| fuel.stop(Exhausted::Regex))
+    let mut build = Ok(());
+    let matched = regex.is_match_with(s, || {
+        build = fuel.charge(BUILD_FUEL);
+        build.is_ok()
+    });
+    build?;
+    matched.map_err(|_| fuel.stop(Exhausted::Regex))
 }
 
 /// Whether `s` is valid for format check `check`, charged by length.

@@ -58,6 +58,15 @@ const META_BYTES_PER_BOUND_BYTE: usize = 2;
 /// benchmark schemas and corpus took 1.5 ms in all, 173 µs the most).
 const LAZY_BOUND: usize = 64 << 10;
 
+/// Fuel the VM charges for a match that builds its pattern's matcher (see
+/// [`Regex::is_match_with`](super::Regex::is_match_with)): a build takes
+/// tens to hundreds of microseconds (about 60 µs each for 2,000 patterns
+/// like `^\S+@\S+\.c7$`), the time the VM takes for tens of thousands of
+/// units, and a charge above the deadline's chunk reads the clock. So a
+/// document that reaches many unbuilt patterns spends fuel for them, and
+/// a deadline stops it between two builds.
+pub const BUILD_FUEL: u64 = 1 << 15;
+
 /// The pattern's NFA without capture states, within the NFA size limit,
 /// built by `compiler` (one kept for many patterns, or a fresh one).
 pub(super) fn build_nfa(
@@ -115,6 +124,21 @@ fn table_of_hir(hir: &Hir, limits: &RegexLimits) -> Option<Box<TableDfa>> {
     TableDfa::determinize(&nfa, SMALL_DFA_BYTES).map(Box::new)
 }
 
+/// What `cell` holds, built by `build` if it holds nothing yet and
+/// `may_build` allows it (else `MatchLimitExceeded`, nothing built).
+#[inline(always)]
+fn built<T>(
+    cell: &OnceLock<T>,
+    mut may_build: impl FnMut() -> bool,
+    build: impl FnOnce() -> T,
+) -> Result<&T, MatchLimitExceeded> {
+    match cell.get() {
+        Some(built) => Ok(built),
+        None if may_build() => Ok(cell.get_or_init(build)),
+        None => Err(MatchLimitExceeded),
+    }
+}
+
 /// A fast path with pieces ([`FastPath::has_pieces`]): on its first match,
 /// its DFA's table, or the fast path again if the table does not fit. The
 /// fast path found at compile time is not kept (a pattern that matches
@@ -151,8 +175,13 @@ impl LazyTable {
     /// Whether `pattern` (the pattern of this fast path) matches in
     /// `haystack`.
     #[inline]
-    pub(super) fn is_match(&self, pattern: &str, haystack: &str) -> Result<bool, MatchLimitExceeded> {
-        match self.built.get_or_init(|| self.build(pattern)) {
+    pub(super) fn is_match(
+        &self,
+        pattern: &str,
+        haystack: &str,
+        may_build: impl FnMut() -> bool,
+    ) -> Result<bool, MatchLimitExceeded> {
+        match built(&self.built, may_build, || self.build(pattern))? {
             FastMatcher::Table(table) => Ok(table.is_match(haystack.as_bytes())),
             FastMatcher::Fast(fast) => Ok(fast.is_match(haystack)),
             FastMatcher::Failed => Err(MatchLimitExceeded),
@@ -241,8 +270,13 @@ impl LazyLinear {
 
     /// Whether `pattern` (this pattern) matches in `haystack`.
     #[inline]
-    pub(super) fn is_match(&self, pattern: &str, haystack: &str) -> Result<bool, MatchLimitExceeded> {
-        match self.built.get_or_init(|| self.build(pattern)) {
+    pub(super) fn is_match(
+        &self,
+        pattern: &str,
+        haystack: &str,
+        may_build: impl FnMut() -> bool,
+    ) -> Result<bool, MatchLimitExceeded> {
+        match built(&self.built, may_build, || self.build(pattern))? {
             Built::Table(table) => Ok(table.is_match(haystack.as_bytes())),
             Built::Meta(re) if self.leftmost => Ok(re.find(haystack).is_some()),
             Built::Meta(re) => Ok(re.is_match(haystack)),
@@ -326,9 +360,9 @@ mod tests {
         ] {
             let lazy = lazy_linear(pattern);
             assert_eq!(lazy.table_built(), None, "{pattern}");
-            assert_eq!(lazy.is_match(pattern, yes), Ok(true), "{pattern} on {yes}");
+            assert_eq!(lazy.is_match(pattern, yes, || true), Ok(true), "{pattern} on {yes}");
             assert_eq!(lazy.table_built(), Some(table), "{pattern}");
-            assert_eq!(lazy.is_match(pattern, no), Ok(false), "{pattern} on {no}");
+            assert_eq!(lazy.is_match(pattern, no, || true), Ok(false), "{pattern} on {no}");
         }
         // A pattern over the lazy bound is built at compile time.
         let long = format!("^{}$", "[a-z][0-9]".repeat(200));
@@ -354,6 +388,38 @@ mod tests {
         assert!(!fast.has_table(), "{pattern}");
         assert_eq!(fast.is_match("été-ab"), Ok(true));
         assert_eq!(fast.is_match("été-"), Ok(false));
+    }
+
+    /// A match refused its build builds nothing and reports
+    /// `MatchLimitExceeded`; the next one allowed builds.
+    #[test]
+    fn a_refused_build_builds_nothing() {
+        let pattern = r"^\d{4}-\d{2}-\d{2}$";
+        let lazy = lazy_linear(pattern);
+        let mut asked = 0;
+        assert_eq!(
+            lazy.is_match(pattern, "2024-05-17", || {
+                asked += 1;
+                false
+            }),
+            Err(MatchLimitExceeded)
+        );
+        assert_eq!((asked, lazy.table_built()), (1, None));
+        assert_eq!(
+            lazy.is_match(pattern, "2024-05-17", || {
+                asked += 1;
+                true
+            }),
+            Ok(true)
+        );
+        assert_eq!(
+            lazy.is_match(pattern, "2024-05-1", || {
+                asked += 1;
+                false
+            }),
+            Ok(false)
+        );
+        assert_eq!((asked, lazy.table_built()), (2, Some(true)));
     }
 
     /// Threads matching one pattern for the first time at once get the
@@ -393,14 +459,14 @@ mod tests {
         let lazy = lazy_linear(cron);
         // The table does not fit, so the meta regex is built from the
         // text given.
-        assert_eq!(lazy.is_match("(", "1 2 3 4 5"), Err(MatchLimitExceeded));
-        assert_eq!(lazy.is_match(cron, "1 2 3 4 5"), Err(MatchLimitExceeded));
+        assert_eq!(lazy.is_match("(", "1 2 3 4 5", || true), Err(MatchLimitExceeded));
+        assert_eq!(lazy.is_match(cron, "1 2 3 4 5", || true), Err(MatchLimitExceeded));
         // So does a fast path's.
         let pattern = "^[a-z]+(-[a-z]+)*$";
         let fast = FastPath::detect(&parse::parse(pattern, ParseLimits::NONE).unwrap()).unwrap().unwrap();
         let lazy = LazyTable::new(&fast, &RegexLimits::default());
-        assert_eq!(lazy.is_match("(", "ab-cd"), Err(MatchLimitExceeded));
-        assert_eq!(lazy.is_match(pattern, "ab-cd"), Err(MatchLimitExceeded));
+        assert_eq!(lazy.is_match("(", "ab-cd", || true), Err(MatchLimitExceeded));
+        assert_eq!(lazy.is_match(pattern, "ab-cd", || true), Err(MatchLimitExceeded));
     }
 
     /// The memory bound counted at compile time covers what the first
@@ -432,7 +498,7 @@ mod tests {
         let mut ratios = Vec::new();
         for pattern in patterns {
             let lazy = lazy_linear(pattern);
-            assert!(lazy.is_match(pattern, "x").is_ok(), "{pattern}");
+            assert!(lazy.is_match(pattern, "x", || true).is_ok(), "{pattern}");
             let now = lazy.memory_now();
             assert!(lazy.memory_bound() >= now, "{pattern}: bound {} < {now} held", lazy.memory_bound());
             if lazy.table_built() == Some(false) {

@@ -76,6 +76,10 @@
 //!   delegated linear sub-programs plus the backtracking step budget;
 //! * a conjunction: the sum of its parts' costs.
 //!
+//! A match that builds a pattern's table or meta regex (its first, see
+//! [`lazy`]) asks its caller first ([`Regex::is_match_with`]): the VM
+//! charges [`BUILD_FUEL`] for it, and may stop there.
+//!
 //! [`Regex::memory_usage`] is the heap the compiled pattern holds at rest
 //! once it has matched: the pattern text and the fast path's tables
 //! (counted exactly), and what the first match builds (counted before it
@@ -109,6 +113,7 @@ use regex_automata::nfa::thompson;
 
 use self::ast::Node;
 use self::fast::{FastPath, Shortcut};
+pub use self::lazy::BUILD_FUEL;
 use self::lazy::{LazyLinear, LazyTable};
 use self::parse::ParseLimits;
 
@@ -463,22 +468,33 @@ impl Regex {
     /// instructions a match decided by the shortcut took.)
     #[inline(always)]
     pub fn is_match(&self, haystack: &str) -> Result<bool, MatchLimitExceeded> {
+        self.is_match_with(haystack, || true)
+    }
+
+    /// [`Regex::is_match`], asking `may_build` first if this match has to
+    /// build the pattern's table or meta regex (its first match does, see
+    /// the module docs): if it answers `false`, nothing is built and the
+    /// match fails with [`MatchLimitExceeded`]. (The VM charges
+    /// [`BUILD_FUEL`] there, so that a deadline or a budget can stop a
+    /// document that reaches many patterns between two builds.)
+    #[inline(always)]
+    pub fn is_match_with(&self, haystack: &str, may_build: impl FnMut() -> bool) -> Result<bool, MatchLimitExceeded> {
         if let Some(answer) = self.shortcut.decide(haystack.as_bytes()) {
             return Ok(answer);
         }
-        self.run_matcher(haystack)
+        self.run_matcher(haystack, may_build)
     }
 
-    /// [`Regex::is_match`] on the engine, past the shortcut.
+    /// [`Regex::is_match_with`] on the engine, past the shortcut.
     #[inline(never)]
-    fn run_matcher(&self, haystack: &str) -> Result<bool, MatchLimitExceeded> {
+    fn run_matcher(&self, haystack: &str, mut may_build: impl FnMut() -> bool) -> Result<bool, MatchLimitExceeded> {
         match &self.matcher {
             Matcher::Fast(fast) => Ok(fast.is_match(haystack)),
-            Matcher::FastTable(lazy) => lazy.is_match(&self.pattern, haystack),
-            Matcher::Linear(lazy) => lazy.is_match(&self.pattern, haystack),
+            Matcher::FastTable(lazy) => lazy.is_match(&self.pattern, haystack, may_build),
+            Matcher::Linear(lazy) => lazy.is_match(&self.pattern, haystack, may_build),
             Matcher::Conjunction(parts) => {
                 for (re, must_match) in parts {
-                    if re.is_match(haystack)? != *must_match {
+                    if re.part_matches(haystack, &mut may_build)? != *must_match {
                         return Ok(false);
                     }
                 }
@@ -486,6 +502,12 @@ impl Regex {
             }
             Matcher::Backtracking(re) => re.is_match(haystack).map_err(|_| MatchLimitExceeded),
         }
+    }
+
+    /// [`Regex::is_match_with`] for a part of a conjunction (one type of
+    /// `may_build` for all, where a generic one would nest without end).
+    fn part_matches(&self, haystack: &str, may_build: &mut dyn FnMut() -> bool) -> Result<bool, MatchLimitExceeded> {
+        self.is_match_with(haystack, may_build)
     }
 
     /// Fuel to charge before matching a haystack of `haystack_len` bytes
