@@ -38,13 +38,15 @@ use super::fast::FastPath;
 use super::nfa_size::nfa_bytes_bound;
 use super::parse;
 use super::table::TableDfa;
-use super::{MatchLimitExceeded, RegexCompiler, RegexError, RegexErrorKind, RegexLimits, lower, program_too_big};
+use super::{
+    Engine, MatchLimitExceeded, RegexCompiler, RegexError, RegexErrorKind, RegexLimits, lower, program_too_big,
+};
 
 /// Heap bytes a determinized pattern's table may take.
 pub(super) const SMALL_DFA_BYTES: usize = 16 << 10;
 
 /// Estimated heap bytes a meta regex and one fresh match cache hold per
-/// byte of [`nfa_bytes_bound`], for [`LazyLinear::memory_bound`]: on the
+/// byte of [`nfa_bytes_bound`], for [`Lazy::memory_bound`]: on the
 /// tests' patterns, the meta regex and its cache held 3.1 to 5.6 times
 /// the NFA's bytes, and the bound counted 3 to 14 times them.
 const META_BYTES_PER_BOUND_BYTE: usize = 2;
@@ -105,8 +107,9 @@ pub(super) fn build_meta(hir: &Hir, limits: &RegexLimits) -> Result<meta::Regex,
     meta::Builder::new().configure(config).build_from_hir(hir).map_err(|e| rejected(e.size_limit(), &e))
 }
 
-/// `pattern` parsed and lowered again, for a build on first match: it
-/// was parsed and lowered under the same limits when compiled.
+/// `pattern` parsed and lowered (for tests: a build parses it itself, as
+/// it was parsed when compiled).
+#[cfg(test)]
 fn lowered(pattern: &str, limits: &RegexLimits) -> Option<Hir> {
     let ast = parse::parse(pattern, super::parse_limits(limits)).ok()?;
     lower::to_hir(&ast).ok()
@@ -139,124 +142,71 @@ fn built<T>(
     }
 }
 
-/// A fast path with pieces ([`FastPath::has_pieces`]): on its first match,
-/// its DFA's table, or the fast path again if the table does not fit. The
-/// fast path found at compile time is not kept (a pattern that matches
-/// keeps only its matcher, one that never does keeps nothing).
+/// A pattern whose matcher its first match builds: a fast path with
+/// pieces ([`FastPath::has_pieces`]), matched by its DFA's table or, if
+/// that does not fit, by the fast path again (the one found at compile
+/// time is not kept); or a pattern of the linear engine, matched by its
+/// table or its meta regex.
 #[derive(Debug)]
-pub(super) struct LazyTable {
+pub(super) struct Lazy {
+    kind: Kind,
     limits: RegexLimits,
-    /// The fast path's scans ([`FastPath::scans`]): its cost per byte,
-    /// charged for the table too, which may not fit.
-    scans: u64,
-    /// [`LazyTable::memory_bound`].
-    memory_bound: usize,
-    built: OnceLock<FastMatcher>,
-}
-
-/// What a [`LazyTable`] matches with, once built.
-#[derive(Debug)]
-enum FastMatcher {
-    Table(Box<TableDfa>),
-    Fast(FastPath),
-    /// The pattern no longer parsed into its fast path (see the module
-    /// docs: never seen, and fails closed).
-    Failed,
-}
-
-impl LazyTable {
-    /// The pattern whose fast path is `fast`, its matcher not built yet.
-    pub(super) fn new(fast: &FastPath, limits: &RegexLimits) -> LazyTable {
-        let table = SMALL_DFA_BYTES + std::mem::size_of::<TableDfa>();
-        let memory_bound = table.max(fast.memory_usage());
-        LazyTable { limits: limits.clone(), scans: fast.scans(), memory_bound, built: OnceLock::new() }
-    }
-
-    /// Whether `pattern` (the pattern of this fast path) matches in
-    /// `haystack`.
-    #[inline]
-    pub(super) fn is_match(
-        &self,
-        pattern: &str,
-        haystack: &str,
-        may_build: impl FnMut() -> bool,
-    ) -> Result<bool, MatchLimitExceeded> {
-        match built(&self.built, may_build, || self.build(pattern))? {
-            FastMatcher::Table(table) => Ok(table.is_match(haystack.as_bytes())),
-            FastMatcher::Fast(fast) => Ok(fast.is_match(haystack)),
-            FastMatcher::Failed => Err(MatchLimitExceeded),
-        }
-    }
-
-    /// The table if it fits, else the fast path.
-    fn build(&self, pattern: &str) -> FastMatcher {
-        let Ok(ast) = parse::parse(pattern, super::parse_limits(&self.limits)) else { return FastMatcher::Failed };
-        let table = lower::to_hir(&ast).ok().and_then(|hir| table_of_hir(&hir, &self.limits));
-        match (table, FastPath::detect(&ast)) {
-            (Some(table), _) => FastMatcher::Table(table),
-            (None, Ok(Some(fast))) => FastMatcher::Fast(fast),
-            (None, _) => FastMatcher::Failed,
-        }
-    }
-
-    /// Whether the matcher is built, and is a table (for tests).
-    #[cfg(test)]
-    pub(super) fn table_built(&self) -> Option<bool> {
-        self.built.get().map(|b| matches!(b, FastMatcher::Table(_)))
-    }
-
-    /// The fast path's scans, charged per byte whichever matches.
-    pub(super) fn scans(&self) -> u64 {
-        self.scans
-    }
-
-    /// Heap bytes held at most: the larger of a table's budget and the
-    /// fast path's.
-    pub(super) fn memory_bound(&self) -> usize {
-        self.memory_bound
-    }
-}
-
-/// A pattern of the linear engine, checked; on first match its table, or
-/// its meta regex.
-#[derive(Debug)]
-pub(super) struct LazyLinear {
-    /// Whether matches are found by a leftmost-first search (see
-    /// `Matcher::Linear`): then no table is tried.
-    leftmost: bool,
-    limits: RegexLimits,
-    /// [`LazyLinear::memory_bound`].
+    /// [`Lazy::memory_bound`].
     memory_bound: usize,
     built: OnceLock<Built>,
 }
 
-/// What a [`LazyLinear`] matches with, once built.
+/// Which engine a [`Lazy`] pattern is on.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    /// A fast path with pieces, of `scans` scans ([`FastPath::scans`]):
+    /// its cost per byte, charged for the table too, which may not fit.
+    FastPath { scans: u64 },
+    /// The linear engine. With `leftmost`, matches are found by a
+    /// leftmost-first search (see `Matcher::Lazy`), and no table is tried.
+    Linear { leftmost: bool },
+}
+
+/// What a [`Lazy`] pattern matches with, once built.
 #[derive(Debug)]
 enum Built {
     Table(Box<TableDfa>),
+    Fast(FastPath),
     Meta(meta::Regex),
     /// No matcher could be built (see the module docs).
     Failed,
 }
 
-impl LazyLinear {
-    /// A pattern lowered to `hir`, checked against the NFA size limit: by
-    /// [`nfa_bytes_bound`] if that is at most [`LAZY_BOUND`] (its matcher
-    /// then built on first match), else by building its NFA with
-    /// `compiler` and its matcher with it.
-    pub(super) fn new(
+impl Lazy {
+    /// The pattern whose fast path is `fast`, its matcher not built yet.
+    pub(super) fn fast_path(fast: &FastPath, limits: &RegexLimits) -> Lazy {
+        let table = SMALL_DFA_BYTES + std::mem::size_of::<TableDfa>();
+        Lazy {
+            kind: Kind::FastPath { scans: fast.scans() },
+            limits: limits.clone(),
+            memory_bound: table.max(fast.memory_usage()),
+            built: OnceLock::new(),
+        }
+    }
+
+    /// A pattern of the linear engine lowered to `hir`, checked against
+    /// the NFA size limit: by [`nfa_bytes_bound`] if that is at most
+    /// [`LAZY_BOUND`] (its matcher then built on first match), else by
+    /// building its NFA with `compiler` and its matcher with it.
+    pub(super) fn linear(
         hir: &Hir,
         leftmost: bool,
         limits: &RegexLimits,
         compiler: &mut RegexCompiler,
-    ) -> Result<LazyLinear, RegexError> {
+    ) -> Result<Lazy, RegexError> {
+        let kind = Kind::Linear { leftmost };
         let bound = usize::try_from(nfa_bytes_bound(hir)).unwrap_or(usize::MAX);
         if bound <= LAZY_BOUND.min(limits.nfa_size_limit) {
             // What the first match builds: the larger of a table and the
             // meta regex with its cache (estimated).
             let table = if leftmost { 0 } else { SMALL_DFA_BYTES + std::mem::size_of::<TableDfa>() };
             let memory_bound = table.max(bound.saturating_mul(META_BYTES_PER_BOUND_BYTE));
-            return Ok(LazyLinear { leftmost, limits: limits.clone(), memory_bound, built: OnceLock::new() });
+            return Ok(Lazy { kind, limits: limits.clone(), memory_bound, built: OnceLock::new() });
         }
         // A leftmost search tries no table: its meta regex checks its size.
         let nfa = if leftmost { None } else { Some(build_nfa(compiler.nfa(), hir, limits)?) };
@@ -265,10 +215,12 @@ impl LazyLinear {
             None => Built::Meta(build_meta(hir, limits)?),
         };
         let memory_bound = built.memory_usage();
-        Ok(LazyLinear { leftmost, limits: limits.clone(), memory_bound, built: OnceLock::from(built) })
+        Ok(Lazy { kind, limits: limits.clone(), memory_bound, built: OnceLock::from(built) })
     }
 
-    /// Whether `pattern` (this pattern) matches in `haystack`.
+    /// Whether `pattern` (this pattern) matches in `haystack`, asking
+    /// `may_build` before building the matcher (see
+    /// [`Regex::is_match_with`](super::Regex::is_match_with)).
     #[inline]
     pub(super) fn is_match(
         &self,
@@ -278,26 +230,53 @@ impl LazyLinear {
     ) -> Result<bool, MatchLimitExceeded> {
         match built(&self.built, may_build, || self.build(pattern))? {
             Built::Table(table) => Ok(table.is_match(haystack.as_bytes())),
-            Built::Meta(re) if self.leftmost => Ok(re.find(haystack).is_some()),
+            Built::Fast(fast) => Ok(fast.is_match(haystack)),
+            Built::Meta(re) if matches!(self.kind, Kind::Linear { leftmost: true }) => Ok(re.find(haystack).is_some()),
             Built::Meta(re) => Ok(re.is_match(haystack)),
             Built::Failed => Err(MatchLimitExceeded),
         }
     }
 
     /// The table if it fits (and the search is not leftmost), else the
-    /// meta regex, each under four times the NFA size limit.
+    /// fast path again or the meta regex (under four times the NFA size
+    /// limit).
     fn build(&self, pattern: &str) -> Built {
-        let limits =
-            RegexLimits { nfa_size_limit: self.limits.nfa_size_limit.saturating_mul(4), ..self.limits.clone() };
-        let Some(hir) = lowered(pattern, &self.limits) else { return Built::Failed };
-        if !self.leftmost
-            && let Some(table) = table_of_hir(&hir, &limits)
-        {
-            return Built::Table(table);
+        let Ok(ast) = parse::parse(pattern, super::parse_limits(&self.limits)) else { return Built::Failed };
+        match self.kind {
+            Kind::FastPath { .. } => {
+                let table = lower::to_hir(&ast).ok().and_then(|hir| table_of_hir(&hir, &self.limits));
+                match (table, FastPath::detect(&ast)) {
+                    (Some(table), _) => Built::Table(table),
+                    (None, Ok(Some(fast))) => Built::Fast(fast),
+                    (None, _) => Built::Failed,
+                }
+            }
+            Kind::Linear { leftmost } => {
+                let Ok(hir) = lower::to_hir(&ast) else { return Built::Failed };
+                let limits =
+                    RegexLimits { nfa_size_limit: self.limits.nfa_size_limit.saturating_mul(4), ..self.limits.clone() };
+                if !leftmost && let Some(table) = table_of_hir(&hir, &limits) {
+                    return Built::Table(table);
+                }
+                build_meta(&hir, &limits).map_or(Built::Failed, Built::Meta)
+            }
         }
-        match build_meta(&hir, &limits) {
-            Ok(re) => Built::Meta(re),
-            Err(_) => Built::Failed,
+    }
+
+    /// The engine the pattern is on.
+    pub(super) fn engine(&self) -> Engine {
+        match self.kind {
+            Kind::FastPath { .. } => Engine::Fast,
+            Kind::Linear { .. } => Engine::Linear,
+        }
+    }
+
+    /// The fast path's scans, charged per byte whichever matches; `None`
+    /// on the linear engine.
+    pub(super) fn scans(&self) -> Option<u64> {
+        match self.kind {
+            Kind::FastPath { scans } => Some(scans),
+            Kind::Linear { .. } => None,
         }
     }
 
@@ -308,7 +287,8 @@ impl LazyLinear {
     }
 
     /// Heap bytes held at most: what was built, or the larger of a table
-    /// and an estimate of the meta regex with one match cache.
+    /// and an estimate of the meta regex with one match cache (or the fast
+    /// path).
     pub(super) fn memory_bound(&self) -> usize {
         self.memory_bound
     }
@@ -321,11 +301,12 @@ impl LazyLinear {
 }
 
 impl Built {
-    /// Heap bytes held: the table, or the meta regex with one fresh match
-    /// cache.
+    /// Heap bytes held: the table, the fast path, or the meta regex with
+    /// one fresh match cache.
     fn memory_usage(&self) -> usize {
         match self {
             Built::Table(table) => table.memory_usage(),
+            Built::Fast(fast) => fast.memory_usage(),
             Built::Meta(re) => re.memory_usage().saturating_add(re.create_cache().memory_usage()),
             Built::Failed => 0,
         }
@@ -334,15 +315,15 @@ impl Built {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Regex;
     use super::super::parse::ParseLimits;
-    use super::super::{Engine, Regex};
     use super::*;
 
-    fn lazy_linear(pattern: &str) -> LazyLinear {
+    fn lazy_linear(pattern: &str) -> Lazy {
         let limits = RegexLimits::default();
         let ast = parse::parse(pattern, super::super::parse_limits(&limits)).unwrap();
         let leftmost = ast.root.has_not_word_boundary();
-        LazyLinear::new(&lower::to_hir(&ast).unwrap(), leftmost, &limits, &mut RegexCompiler::new())
+        Lazy::linear(&lower::to_hir(&ast).unwrap(), leftmost, &limits, &mut RegexCompiler::new())
             .unwrap_or_else(|e| panic!("{pattern}: {e}"))
     }
 
@@ -372,7 +353,7 @@ mod tests {
             assert_eq!(lazy.memory_bound(), lazy.memory_now(), "{}", &pattern[..20]);
         }
         let fast = Regex::new("^[a-z]+(-[a-z]+)*$", &RegexLimits::default()).unwrap();
-        let super::super::Matcher::FastTable(lazy) = &fast.matcher else { panic!("{:?}", fast.matcher) };
+        let super::super::Matcher::Lazy(lazy) = &fast.matcher else { panic!("{:?}", fast.matcher) };
         assert_eq!(lazy.table_built(), None);
         assert_eq!(fast.is_match("ab-cd"), Ok(true));
         assert_eq!(lazy.table_built(), Some(true));
@@ -464,7 +445,7 @@ mod tests {
         // So does a fast path's.
         let pattern = "^[a-z]+(-[a-z]+)*$";
         let fast = FastPath::detect(&parse::parse(pattern, ParseLimits::NONE).unwrap()).unwrap().unwrap();
-        let lazy = LazyTable::new(&fast, &RegexLimits::default());
+        let lazy = Lazy::fast_path(&fast, &RegexLimits::default());
         assert_eq!(lazy.is_match("(", "ab-cd", || true), Err(MatchLimitExceeded));
         assert_eq!(lazy.is_match(pattern, "ab-cd", || true), Err(MatchLimitExceeded));
     }

@@ -114,7 +114,7 @@ use regex_automata::nfa::thompson;
 use self::ast::Node;
 use self::fast::{FastPath, Shortcut};
 pub use self::lazy::BUILD_FUEL;
-use self::lazy::{LazyLinear, LazyTable};
+use self::lazy::Lazy;
 use self::parse::ParseLimits;
 
 /// Limits applied while compiling and running one regular expression.
@@ -283,18 +283,16 @@ pub struct Regex {
 #[derive(Debug)]
 enum Matcher {
     Fast(FastPath),
-    /// A fast path with pieces ([`FastPath::has_pieces`]): on the first
-    /// match, its DFA's table if it fits, else the fast path (see
-    /// [`lazy`]).
-    FastTable(Box<LazyTable>),
-    /// The linear engine: on the first match, the pattern's table if it
-    /// fits, else its meta regex (see [`lazy`]). With `leftmost`, matches
-    /// are found by a leftmost-first search rather than `is_match`, and
-    /// no table is tried: an earliest-match search can stop at an empty
-    /// `\B` match inside a multi-byte character, which UTF-8 mode then
-    /// discards while skipping past a real match that started before it
-    /// (`(?:\B|é)` on `"aéa"`).
-    Linear(Box<LazyLinear>),
+    /// A pattern whose matcher its first match builds (see [`lazy`]): a
+    /// fast path with pieces ([`FastPath::has_pieces`]), matched by its
+    /// DFA's table if it fits, else the fast path; or a pattern of the
+    /// linear engine, matched by its table if it fits, else its meta
+    /// regex. A linear pattern with `\B` is searched leftmost-first rather
+    /// than by `is_match`, and tries no table: an earliest-match search
+    /// can stop at an empty `\B` match inside a multi-byte character,
+    /// which UTF-8 mode then discards while skipping past a real match
+    /// that started before it (`(?:\B|é)` on `"aéa"`).
+    Lazy(Box<Lazy>),
     /// Lookaheads at the start and the rest, each a pattern of its own
     /// that must match or must not ([`conjunction`]).
     Conjunction(Box<[(Regex, bool)]>),
@@ -385,7 +383,7 @@ impl Regex {
             None => match FastPath::detect(&ast)? {
                 Some(fast) => {
                     let matcher = match fast.has_pieces() {
-                        true => Matcher::FastTable(Box::new(LazyTable::new(&fast, limits))),
+                        true => Matcher::Lazy(Box::new(Lazy::fast_path(&fast, limits))),
                         false => Matcher::Fast(fast),
                     };
                     return Ok(Regex::assemble(pattern, &ast, matcher, limits));
@@ -403,7 +401,7 @@ impl Regex {
             Engine::Linear => {
                 let leftmost = ast.root.has_not_word_boundary();
                 let hir = lower::to_hir(&ast)?;
-                Matcher::Linear(Box::new(LazyLinear::new(&hir, leftmost, limits, compiler)?))
+                Matcher::Lazy(Box::new(Lazy::linear(&hir, leftmost, limits, compiler)?))
             }
             Engine::Backtracking => Matcher::Backtracking(Box::new(build_backtracking(&ast, limits)?)),
         };
@@ -427,8 +425,7 @@ impl Regex {
             // table, one lookup per byte, is built on the first match and
             // may not fit); a linear pattern keeps the linear engine's
             // bound.
-            Matcher::FastTable(lazy) => (lazy.scans(), 0, lazy.memory_bound()),
-            Matcher::Linear(lazy) => (program_size(&ast.root), 0, lazy.memory_bound()),
+            Matcher::Lazy(lazy) => (lazy.scans().unwrap_or_else(|| program_size(&ast.root)), 0, lazy.memory_bound()),
             Matcher::Conjunction(parts) => parts.iter().fold((0u64, 0u64, 0usize), |(size, fixed, memory), (re, _)| {
                 (
                     size.saturating_add(re.program_size),
@@ -490,8 +487,7 @@ impl Regex {
     fn run_matcher(&self, haystack: &str, mut may_build: impl FnMut() -> bool) -> Result<bool, MatchLimitExceeded> {
         match &self.matcher {
             Matcher::Fast(fast) => Ok(fast.is_match(haystack)),
-            Matcher::FastTable(lazy) => lazy.is_match(&self.pattern, haystack, may_build),
-            Matcher::Linear(lazy) => lazy.is_match(&self.pattern, haystack, may_build),
+            Matcher::Lazy(lazy) => lazy.is_match(&self.pattern, haystack, may_build),
             Matcher::Conjunction(parts) => {
                 for (re, must_match) in parts {
                     if re.part_matches(haystack, &mut may_build)? != *must_match {
@@ -532,9 +528,10 @@ impl Regex {
 
     /// The engine this pattern runs on.
     pub fn engine(&self) -> Engine {
-        match self.matcher {
-            Matcher::Fast(_) | Matcher::FastTable(_) => Engine::Fast,
-            Matcher::Linear(_) | Matcher::Conjunction(_) => Engine::Linear,
+        match &self.matcher {
+            Matcher::Fast(_) => Engine::Fast,
+            Matcher::Lazy(lazy) => lazy.engine(),
+            Matcher::Conjunction(_) => Engine::Linear,
             Matcher::Backtracking(_) => Engine::Backtracking,
         }
     }
@@ -547,8 +544,7 @@ impl Regex {
     fn has_table(&self) -> bool {
         let _ = self.is_match("");
         match &self.matcher {
-            Matcher::FastTable(lazy) => lazy.table_built() == Some(true),
-            Matcher::Linear(lazy) => lazy.table_built() == Some(true),
+            Matcher::Lazy(lazy) => lazy.table_built() == Some(true),
             _ => false,
         }
     }
