@@ -181,14 +181,18 @@ pub(super) fn analyze(
     keep_costs: bool,
 ) -> Result<Vec<bool>, CompileError> {
     let n = program.nodes.len();
-    let mut memo = Memoized { full: vec![false; n], quiet: vec![false; n] };
+    let mut walk = Walk::new(limits.max_analysis_work);
+    let Tables { graph, mut full, mut walked, mut is_entry, entries: mut entry_list } =
+        std::mem::take(&mut walk.tables);
+    reset(&mut full, n, false);
+    let mut memo = Memoized { full, quiet: vec![false; n] };
     // Written only when kept (an empty table takes no writes).
     let mut costs = if keep_costs { vec![NodeCost::default(); n] } else { Vec::new() };
-    let graph = Graph::new(program, in_place);
-    let mut walk = Walk::new(limits.max_analysis_work);
-    let mut walked: Vec<Option<NodeCost>> = vec![None; n];
+    let graph = Graph::new(program, in_place, graph);
+    reset(&mut walked, n, None);
     let mut by_shape: HashMap<Shape, NodeCost, ValueState> = HashMap::default();
-    for entry in entries(program, &graph) {
+    entries(program, &graph, &mut is_entry, &mut entry_list);
+    for &entry in &entry_list {
         let (target, hops) = forwarded(program, entry);
         let target_cost = match walked.get(target.index()).copied().flatten() {
             Some(c) => c,
@@ -215,9 +219,8 @@ pub(super) fn analyze(
         }
         check(program, entry, cost, limits)?;
     }
-    walk.retire();
     let Memoized { full, mut quiet } = memo;
-    for ((node, full), quiet) in program.nodes.iter_mut().zip(full).zip(quiet.iter_mut()) {
+    for ((node, &full), quiet) in program.nodes.iter_mut().zip(&full).zip(quiet.iter_mut()) {
         let full = full && !node.flags.contains(NodeFlags::ALWAYS_VALID);
         if full {
             node.flags.insert(NodeFlags::MEMO);
@@ -229,6 +232,8 @@ pub(super) fn analyze(
     if let Some(rare) = program.rare.as_deref_mut().filter(|_| keep_costs) {
         rare.costs = costs.into_boxed_slice();
     }
+    walk.tables = Tables { graph: graph.into_buffers(), full, walked, is_entry, entries: entry_list };
+    walk.retire();
     Ok(quiet)
 }
 
@@ -357,9 +362,10 @@ fn limit(program: &Program, at: NodeId, name: &'static str, bound: u64, max: u64
     CompileError::new(CompileErrorKind::LimitExceeded { limit: name, bound, max }, program.location(at).to_string())
 }
 
-/// The root, every target of a descending edge, and every detached entry.
-fn entries(program: &Program, graph: &Graph<'_>) -> Vec<NodeId> {
-    let mut is_entry = vec![false; program.nodes.len()];
+/// The root, every target of a descending edge, and every detached entry,
+/// into `out` (`is_entry` is scratch).
+fn entries(program: &Program, graph: &Graph<'_>, is_entry: &mut Vec<bool>, out: &mut Vec<NodeId>) {
+    reset(is_entry, program.nodes.len(), false);
     if let Some(e) = is_entry.get_mut(program.root.index()) {
         *e = true;
     }
@@ -374,7 +380,15 @@ fn entries(program: &Program, graph: &Graph<'_>) -> Vec<NodeId> {
             }
         }
     }
-    (0..program.nodes.len()).filter(|i| is_entry.get(*i) == Some(&true)).map(|i| NodeId(i as u32)).collect()
+    out.clear();
+    out.extend((0..program.nodes.len()).filter(|i| is_entry.get(*i) == Some(&true)).map(|i| NodeId(i as u32)));
+}
+
+/// Clears `table` and fills it with `len` copies of `value`: a reused
+/// buffer as `vec![value; len]` would be.
+fn reset<T: Clone>(table: &mut Vec<T>, len: usize, value: T) {
+    table.clear();
+    table.resize(len, value);
 }
 
 /// Evaluations of a node, counted both ways the VM evaluates (see the
@@ -975,21 +989,47 @@ struct Graph<'a> {
     /// children (an inline `{"$ref": ...}` alternative). A walk reaches it
     /// only through its one parent, with its parent's count.
     private: Vec<bool>,
+    /// Per node: how many nodes apply it in place (a buffer for
+    /// `private`).
+    parents: Vec<u32>,
+}
+
+/// A [`Graph`]'s tables, emptied, for the next one to reuse.
+#[derive(Default)]
+struct GraphBuffers {
+    edge_at: Vec<usize>,
+    edges: Vec<(Child, NodeId)>,
+    tag_at: Vec<usize>,
+    tags: Vec<Option<Alternative>>,
+    private: Vec<bool>,
+    parents: Vec<u32>,
 }
 
 impl<'a> Graph<'a> {
-    fn new(program: &Program, in_place: &'a Adjacency) -> Graph<'a> {
+    /// The graph of `program`, built in `buffers`' tables.
+    fn new(program: &Program, in_place: &'a Adjacency, buffers: GraphBuffers) -> Graph<'a> {
         let n = program.nodes.len();
+        let GraphBuffers { mut edge_at, mut edges, mut tag_at, mut tags, mut private, mut parents } = buffers;
+        for table in [&mut edge_at, &mut tag_at] {
+            table.clear();
+            table.reserve(n + 1);
+        }
+        edges.clear();
+        edges.reserve(n);
+        tags.clear();
+        private.clear();
+        reset(&mut parents, n, 0);
         let mut graph = Graph {
             in_place,
-            edge_at: Vec::with_capacity(n + 1),
-            edges: Vec::with_capacity(n),
+            edge_at,
+            edges,
             children: 0,
-            tag_at: Vec::with_capacity(n + 1),
-            tags: Vec::new(),
+            tag_at,
+            tags,
             sets: program.operands().lists.iter().map(|list| sets_of(list.discriminator(), list.nodes.len())).collect(),
             sets_id: Vec::new(),
-            private: Vec::new(),
+            private,
+            parents,
         };
         let mut first_with: HashMap<&[Box<[u32]>], u32, ValueState> = HashMap::default();
         // (Lists without sets are never tagged: the table holds only the
@@ -1018,22 +1058,27 @@ impl<'a> Graph<'a> {
             graph.tag_at.push(graph.tags.len());
         }
         graph.children = ids.count as usize;
-        let mut parents = vec![0u32; n];
         for s in (0..n).flat_map(|i| in_place.of(NodeId(i as u32))) {
-            if let Some(p) = parents.get_mut(s.index()) {
+            if let Some(p) = graph.parents.get_mut(s.index()) {
                 *p = p.saturating_add(1);
             }
         }
-        graph.private = (0..n)
-            .map(|i| {
-                let id = NodeId(i as u32);
-                parents.get(i) == Some(&1)
-                    && graph.successors(id).len() == 1
-                    && graph.edges(id).is_empty()
-                    && graph.tags(id).iter().all(Option::is_none)
-            })
-            .collect();
+        let mut private = std::mem::take(&mut graph.private);
+        private.extend((0..n).map(|i| {
+            let id = NodeId(i as u32);
+            graph.parents.get(i) == Some(&1)
+                && graph.successors(id).len() == 1
+                && graph.edges(id).is_empty()
+                && graph.tags(id).iter().all(Option::is_none)
+        }));
+        graph.private = private;
         graph
+    }
+
+    /// This graph's tables, for the next graph.
+    fn into_buffers(self) -> GraphBuffers {
+        let Graph { edge_at, edges, tag_at, tags, private, parents, .. } = self;
+        GraphBuffers { edge_at, edges, tag_at, tags, private, parents }
     }
 
     /// The [`Shape`] of the location of entry `id`, or `None` for an
@@ -1256,6 +1301,18 @@ struct Walk {
     /// last result's buffers.
     scratch: GroupScratch,
     spare_groups: Groups,
+    /// The analysis's own tables, kept with the walk between analyses.
+    tables: Tables,
+}
+
+/// The tables [`analyze`] keeps outside the walk (see there).
+#[derive(Default)]
+struct Tables {
+    graph: GraphBuffers,
+    full: Vec<bool>,
+    walked: Vec<Option<NodeCost>>,
+    is_entry: Vec<bool>,
+    entries: Vec<NodeId>,
 }
 
 /// Walks whose tables hold more nodes than this are dropped rather than
@@ -1296,13 +1353,15 @@ impl Walk {
             landings: Vec::new(),
             scratch: GroupScratch::default(),
             spare_groups: Groups::default(),
+            tables: Tables::default(),
         })
     }
 
     /// Keeps this walk's buffers for the thread's next analysis, unless
     /// they are large.
     fn retire(self: Box<Walk>) {
-        if self.marks.capacity() <= KEPT_WALK_NODES && self.child_rank.capacity() <= KEPT_WALK_NODES {
+        let nodes = [self.marks.capacity(), self.child_rank.capacity(), self.tables.full.capacity()];
+        if nodes.iter().all(|&n| n <= KEPT_WALK_NODES) && self.tables.graph.edges.capacity() <= KEPT_WALK_NODES {
             SPARE_WALK.with(|spare| spare.set(Some(self)));
         }
     }
@@ -1574,8 +1633,8 @@ mod tests {
     use serde_json::json;
 
     use super::{
-        Graph, MAX_UNSHARED_PATHS, Memoized, Owner, Root, UNWALKED_COST, Walk, Weight, entries, landings_may_coincide,
-        owned_by, place_runs, unwalked_work, walk_entry,
+        Graph, GraphBuffers, MAX_UNSHARED_PATHS, Memoized, Owner, Root, UNWALKED_COST, Walk, Weight, entries,
+        landings_may_coincide, owned_by, place_runs, unwalked_work, walk_entry,
     };
     use crate::bytecode::{ListId, NodeFlags, NodeId};
     use crate::compile::analysis::Adjacency;
@@ -1735,7 +1794,7 @@ mod tests {
         ]});
         let program = compile(&schema, &CompileOptions::default()).unwrap();
         let in_place = Adjacency::in_place(&program);
-        let graph = Graph::new(&program, &in_place);
+        let graph = Graph::new(&program, &in_place, GraphBuffers::default());
         let n = program.nodes.len();
         // Weights 1 to 3, so that some roots are reached twice or more.
         let flat: Vec<Root> = program
@@ -1807,10 +1866,12 @@ mod tests {
         for (schema, is_exact) in exact.iter().map(|s| (s, true)).chain(rest.iter().map(|s| (s, false))) {
             let program = compile(schema, &CompileOptions::default()).unwrap();
             let in_place = Adjacency::in_place(&program);
-            let graph = Graph::new(&program, &in_place);
+            let graph = Graph::new(&program, &in_place, GraphBuffers::default());
             let n = program.nodes.len();
             let mut skipped_here = 0;
-            for entry in entries(&program, &graph) {
+            let mut list = Vec::new();
+            entries(&program, &graph, &mut Vec::new(), &mut list);
+            for entry in list {
                 if !graph.successors(entry).is_empty() || landings_may_coincide(&program, &graph, entry) {
                     continue;
                 }
