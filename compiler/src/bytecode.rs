@@ -1742,8 +1742,9 @@ pub struct Narrowing<'p> {
     pub by_members: Option<&'p ObjectNarrowing>,
 }
 
-/// The tables of a [`Program`] that most small programs leave empty.
-#[derive(Debug)]
+/// The tables of a [`Program`] that most small programs leave empty
+/// (`None` when they all are).
+#[derive(Debug, Default)]
 pub(crate) struct RareTables {
     pub(crate) conds: Box<[Cond]>,
     pub(crate) dynamic_refs: Box<[DynamicRef]>,
@@ -1771,7 +1772,7 @@ pub(crate) struct TrackedCode {
 
 impl RareTables {
     /// Whether every table is empty.
-    fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.conds.is_empty()
             && self.dynamic_refs.is_empty()
             && self.contents.is_empty()
@@ -2042,16 +2043,10 @@ impl Program {
         self.rare.as_deref().map_or(&[], table)
     }
 
-    /// Drops the resources of a program without a dynamic scope, and the
-    /// [`RareTables`] and the [`Operands`] when they are all empty: the
-    /// last step of a compilation.
+    /// Drops the [`Operands`] when they are all empty: the last step of a
+    /// compilation. (The [`RareTables`] are left out when empty, and hold
+    /// the resources only for a dynamic scope.)
     pub(crate) fn drop_empty_tables(&mut self) {
-        if let Some(rare) = self.rare.as_deref_mut().filter(|_| !self.flags.uses_dynamic_scope) {
-            rare.resources = Box::default();
-        }
-        if self.rare.as_deref().is_some_and(RareTables::is_empty) {
-            self.rare = None;
-        }
         if self.operands.as_deref().is_some_and(Operands::is_empty) {
             self.operands = None;
         }
@@ -2083,7 +2078,7 @@ impl Program {
             let first = self.code.get(n.code_start as usize).filter(|_| n.code_end > n.code_start);
             if n.code_start > n.code_end
                 || n.code_end as usize > self.code.len()
-                || n.resource.index() >= resources.len()
+                || (self.flags.uses_dynamic_scope && n.resource.index() >= resources.len())
                 || n.first.as_ref() != first
             {
                 return fail("node range");

@@ -229,8 +229,8 @@ pub(super) fn analyze(
         // that run again: memoized at most where recording memoizes.
         *quiet &= full;
     }
-    if let Some(rare) = program.rare.as_deref_mut().filter(|_| keep_costs) {
-        rare.costs = costs.into_boxed_slice();
+    if keep_costs {
+        program.rare.get_or_insert_with(Box::default).costs = costs.into_boxed_slice();
     }
     walk.tables = Tables { graph: graph.into_buffers(), full, walked, is_entry, entries: entry_list };
     walk.retire();

@@ -345,8 +345,10 @@ impl<'a, 'o> Lowerer<'a, 'o> {
     }
 
     fn finish(self, root: NodeId) -> Result<Program, CompileError> {
-        let mut resources = Vec::with_capacity(self.resource_order.len());
-        for res in &self.resource_order {
+        let uses_dynamic_scope = !self.dynamic_refs.is_empty();
+        // Only a dynamic scope reads the resources (see `RareTables`).
+        let mut resources = Vec::with_capacity(if uses_dynamic_scope { self.resource_order.len() } else { 0 });
+        for res in self.resource_order.iter().filter(|_| uses_dynamic_scope) {
             let entry = self.registry.resource(*res).ok_or_else(|| internal("resource"))?;
             let mut dynamic_anchors = Vec::new();
             for (name, value) in self.registry.dynamic_anchors(*res) {
@@ -362,7 +364,6 @@ impl<'a, 'o> Lowerer<'a, 'o> {
                 recursive_anchor,
             });
         }
-        let uses_dynamic_scope = !self.dynamic_refs.is_empty();
         let mut code = self.code;
         let mut tracked_code = Vec::with_capacity(self.tracked.len());
         let mut tracked = self.tracked;
@@ -409,7 +410,8 @@ impl<'a, 'o> Lowerer<'a, 'o> {
                 costs: Box::default(),
                 resources: resources.into_boxed_slice(),
                 tracked: tracked_code.into_boxed_slice(),
-            })),
+            }))
+            .filter(|rare| !rare.is_empty()),
         };
         let limits = &self.options.limits;
         if program.code.len() > limits.max_instructions {
