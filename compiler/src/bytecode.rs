@@ -1060,9 +1060,19 @@ impl ObjectChecks {
         self.extras.as_deref().map_or(&[], |x| &x.dependents)
     }
 
-    /// The declared property names ([`ObjectExtras::declared`]).
+    /// The declared property names (the entries with a schema, in the
+    /// order of `names`), shared by every unknown-property error: listed
+    /// by the first one (see [`ObjectExtras::lists_declared`]), empty
+    /// where no property is ever unknown.
     pub fn declared(&self) -> std::sync::Arc<[String]> {
-        self.extras.as_deref().map(|x| x.declared.clone()).unwrap_or_default()
+        let Some(x) = self.extras.as_deref().filter(|x| x.lists_declared) else {
+            return std::sync::Arc::default();
+        };
+        let listed = x.declared.get_or_init(|| {
+            let names = self.names.keys().zip(self.entries.iter());
+            names.filter(|(_, e)| e.schema.is_some()).map(|(k, _)| k.to_string()).collect()
+        });
+        std::sync::Arc::clone(listed)
     }
 
     /// Sets what a quiet scan reads besides the entries: every name's
@@ -1092,10 +1102,13 @@ impl ObjectChecks {
 pub struct ObjectExtras {
     /// Entries with a dependency, in the schema's order.
     pub dependents: Box<[u32]>,
-    /// The declared property names (the entries with a schema, in the
-    /// order of `names`), shared by every unknown-property error; empty
-    /// when `additional` is `None` (no property is ever unknown).
-    pub declared: std::sync::Arc<[String]>,
+    /// Whether unknown-property errors list the declared names
+    /// ([`ObjectChecks::declared`]): there is an `additional` (else no
+    /// property is ever unknown) and a declared name.
+    pub lists_declared: bool,
+    /// The declared names, once an error has listed them: most
+    /// validators never report an unknown property, and keep no strings.
+    pub declared: std::sync::OnceLock<std::sync::Arc<[String]>>,
     /// `minProperties` (0 without one: no object has fewer). The quiet
     /// path reads [`ObjectChecks::passing_sizes`] instead.
     pub min_properties: u64,
@@ -1108,7 +1121,7 @@ impl ObjectExtras {
     /// bounds, the default).
     pub fn boxed(self) -> Option<Box<ObjectExtras>> {
         let empty = self.dependents.is_empty()
-            && self.declared.is_empty()
+            && !self.lists_declared
             && self.min_properties == 0
             && self.max_properties == u64::MAX;
         (!empty).then(|| Box::new(self))

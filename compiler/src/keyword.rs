@@ -121,6 +121,16 @@ impl Kw {
     pub(crate) fn bit(self) -> u64 {
         1 << (self as u32)
     }
+
+    /// The set of `keywords`.
+    pub(crate) const fn set(keywords: &[Kw]) -> u64 {
+        let (mut set, mut i) = (0, 0);
+        while i < keywords.len() {
+            set |= 1 << (keywords[i] as u32);
+            i += 1;
+        }
+        set
+    }
 }
 
 /// The known keywords of one schema object, by [`Kw`].

@@ -18,7 +18,7 @@ use crate::registry::{SchemaInfo, Target};
 use crate::value::{self, JsonType, TypeSet};
 
 /// Keywords that apply subschemas to the same instance location.
-const IN_PLACE: &[Kw] = &[
+const IN_PLACE: u64 = Kw::set(&[
     Kw::AllOf,
     Kw::AnyOf,
     Kw::OneOf,
@@ -28,7 +28,40 @@ const IN_PLACE: &[Kw] = &[
     Kw::Ref,
     Kw::DynamicRef,
     Kw::RecursiveRef,
-];
+]);
+
+// The keywords each `lower_*` family reads: a schema with none of them
+// skips the family (most schemas use one or two of them).
+const NUMBER: u64 = Kw::set(&[Kw::Minimum, Kw::Maximum, Kw::ExclusiveMinimum, Kw::ExclusiveMaximum, Kw::MultipleOf]);
+const STRING: u64 = Kw::set(&[Kw::MinLength, Kw::MaxLength, Kw::Pattern, Kw::Format]);
+const ARRAY: u64 = Kw::set(&[
+    Kw::MinItems,
+    Kw::MaxItems,
+    Kw::UniqueItems,
+    Kw::PrefixItems,
+    Kw::Items,
+    Kw::AdditionalItems,
+    Kw::Contains,
+    Kw::MinContains,
+    Kw::MaxContains,
+    Kw::UnevaluatedItems,
+]);
+const OBJECT: u64 = Kw::set(&[
+    Kw::Properties,
+    Kw::Required,
+    Kw::DependentRequired,
+    Kw::DependentSchemas,
+    Kw::Dependencies,
+    Kw::PatternProperties,
+    Kw::AdditionalProperties,
+    Kw::PropertyNames,
+    Kw::UnevaluatedProperties,
+    Kw::MinProperties,
+    Kw::MaxProperties,
+]);
+const COMBINATORS: u64 = Kw::set(&[Kw::AllOf, Kw::AnyOf, Kw::OneOf, Kw::Not, Kw::If, Kw::Then, Kw::Else]);
+const CONTENT: u64 = Kw::set(&[Kw::ContentEncoding, Kw::ContentMediaType, Kw::ContentSchema]);
+const DYNAMIC_REFS: u64 = Kw::set(&[Kw::DynamicRef, Kw::RecursiveRef]);
 
 /// The keywords of one schema object that are in force in its dialect.
 pub(super) struct Keywords<'a, 'i> {
@@ -47,6 +80,11 @@ impl<'a, 'i> Keywords<'a, 'i> {
 
     pub(super) fn get(&self, kw: Kw) -> Option<&'a Value> {
         if self.active & kw.bit() != 0 { self.table.get(kw) } else { None }
+    }
+
+    /// Whether one keyword of `set` is in force.
+    fn any(&self, set: u64) -> bool {
+        self.active & set != 0
     }
     pub(super) fn draft(&self) -> Draft {
         self.info.dialect.draft
@@ -97,7 +135,7 @@ impl<'a> Lowerer<'a, '_> {
         self.lower_const_enum(&k)?;
         self.lower_number(&k)?;
         self.lower_string(&k)?;
-        let in_place = IN_PLACE.iter().any(|kw| k.get(*kw).is_some());
+        let in_place = k.any(IN_PLACE);
         let unevaluated_items = self.lower_array(&k, in_place)?;
         let unevaluated_props = self.lower_object(&k, in_place)?;
         self.lower_combinators(&k)?;
@@ -241,6 +279,9 @@ impl<'a> Lowerer<'a, '_> {
     }
 
     fn lower_dynamic_refs(&mut self, k: &Keywords<'a, '_>) -> Result<(), CompileError> {
+        if !k.any(DYNAMIC_REFS) {
+            return Ok(());
+        }
         if let Some(r) = k.get(Kw::DynamicRef) {
             let at = self.at(k.info, "$dynamicRef");
             let Value::String(reference) = r else {
@@ -394,6 +435,9 @@ impl<'a> Lowerer<'a, '_> {
     }
 
     fn lower_number(&mut self, k: &Keywords<'a, '_>) -> Result<(), CompileError> {
+        if !k.any(NUMBER) {
+            return Ok(());
+        }
         let mut c = NumberChecks::default();
         let num = |kw: Kw| -> Result<Option<Num>, CompileError> {
             match k.get(kw) {
@@ -458,6 +502,9 @@ impl<'a> Lowerer<'a, '_> {
     }
 
     fn lower_string(&mut self, k: &Keywords<'a, '_>) -> Result<(), CompileError> {
+        if !k.any(STRING) {
+            return Ok(());
+        }
         let mut c = StringChecks {
             min_length: self.count(k, Kw::MinLength)?,
             max_length: self.count(k, Kw::MaxLength)?,
@@ -545,6 +592,9 @@ impl<'a> Lowerer<'a, '_> {
     /// Lowers array keywords; returns the `unevaluatedItems` node when it
     /// must be tracked at run time.
     fn lower_array(&mut self, k: &Keywords<'a, '_>, in_place: bool) -> Result<Option<NodeId>, CompileError> {
+        if !k.any(ARRAY) {
+            return Ok(None);
+        }
         let mut c = ArrayChecks {
             min_items: self.count(k, Kw::MinItems)?,
             max_items: self.count(k, Kw::MaxItems)?,
@@ -609,6 +659,9 @@ impl<'a> Lowerer<'a, '_> {
     /// Lowers object keywords; returns what `unevaluatedProperties`
     /// leaves for the end of the node.
     fn lower_object(&mut self, k: &Keywords<'a, '_>, in_place: bool) -> Result<Unevaluated, CompileError> {
+        if !k.any(OBJECT) {
+            return Ok(Unevaluated::None);
+        }
         let mut table = EntryTable::default();
         if let Some(props) = k.get(Kw::Properties) {
             let Value::Object(map) = props else {
@@ -781,18 +834,9 @@ impl<'a> Lowerer<'a, '_> {
         }
         let id = ObjectId(u32::try_from(self.objects.len()).map_err(|_| internal("objects"))?);
         let names = p.table.names.table();
-        // Listed only where a property can be unknown (`additional`):
-        // elsewhere the list, a string per name, was never read. (An
-        // empty `Arc<[String]>` shares a static allocation.)
-        let declared = match p.additional {
-            Some(_) if reported => names
-                .keys()
-                .zip(&p.table.entries)
-                .filter(|(_, e)| e.schema.is_some())
-                .map(|(k, _)| k.to_string())
-                .collect(),
-            _ => std::sync::Arc::default(),
-        };
+        // Listed only where a property can be unknown (`additional`),
+        // and then by the first error that lists them.
+        let lists_declared = reported && p.additional.is_some() && p.table.entries.iter().any(|e| e.schema.is_some());
         let mut checks = ObjectChecks {
             type_fused: None,
             names,
@@ -813,7 +857,8 @@ impl<'a> Lowerer<'a, '_> {
             property_names: p.property_names,
             extras: ObjectExtras {
                 dependents: p.dependents.into_boxed_slice(),
-                declared,
+                lists_declared,
+                declared: std::sync::OnceLock::new(),
                 min_properties: p.min_properties.unwrap_or(0),
                 max_properties: p.max_properties.unwrap_or(u64::MAX),
             }
@@ -828,6 +873,9 @@ impl<'a> Lowerer<'a, '_> {
     }
 
     fn lower_combinators(&mut self, k: &Keywords<'a, '_>) -> Result<(), CompileError> {
+        if !k.any(COMBINATORS) {
+            return Ok(());
+        }
         for (kw, make) in
             [(Kw::AllOf, Instr::AllOf as fn(ListId) -> Instr), (Kw::AnyOf, Instr::AnyOf), (Kw::OneOf, Instr::OneOf)]
         {
@@ -853,6 +901,9 @@ impl<'a> Lowerer<'a, '_> {
     }
 
     fn lower_content(&mut self, k: &Keywords<'a, '_>) -> Result<(), CompileError> {
+        if !k.any(CONTENT) {
+            return Ok(());
+        }
         let asserted = self.options.assert_content.unwrap_or(k.draft() == Draft::Draft7);
         if !asserted {
             return Ok(());
