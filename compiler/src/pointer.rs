@@ -110,7 +110,7 @@ fn array_index(token: &str) -> Option<usize> {
 /// Appends one token, escaped, to a pointer.
 pub fn push(pointer: &mut String, token: &str) {
     pointer.push('/');
-    pointer.push_str(&escape(token));
+    pointer.extend(escaped_pieces(token));
 }
 
 #[cfg(test)]

@@ -86,6 +86,10 @@ impl Pointer {
     }
 }
 
+/// The room [`PointerText`] starts with per container of the root
+/// document (a subschema's pointer is its parent's and a token or two).
+const POINTER_BYTES_PER_CONTAINER: usize = 16;
+
 /// The text of every [`Pointer`] the registry hands out, end to end: a
 /// child's pointer is a copy of its parent's with its tokens appended, so
 /// pointers cost no allocation of their own.
@@ -167,7 +171,8 @@ impl<'a> Registry<'a> {
             resources: Vec::new(),
             by_uri: TextMap::default(),
             info: IdMap::with_capacity_and_hasher(root_containers, Default::default()),
-            pointers: PointerText::default(),
+            // About a short token per subschema (grown past that).
+            pointers: PointerText(String::with_capacity(root_containers.saturating_mul(POINTER_BYTES_PER_CONTAINER))),
             pending,
             default_dialect: Dialect::of_draft(default_draft),
             max_depth,
