@@ -4,11 +4,7 @@ use serde_json::Value;
 
 /// Escapes one reference token (`~` → `~0`, `/` → `~1`).
 pub fn escape(token: &str) -> std::borrow::Cow<'_, str> {
-    if token.bytes().any(|b| b == b'~' || b == b'/') {
-        escaped_pieces(token).collect::<String>().into()
-    } else {
-        token.into()
-    }
+    if needs_escape(token) { escaped_pieces(token).collect::<String>().into() } else { token.into() }
 }
 
 /// The escaped reference token of `token` in pieces (runs of plain
@@ -110,7 +106,39 @@ fn array_index(token: &str) -> Option<usize> {
 /// Appends one token, escaped, to a pointer.
 pub fn push(pointer: &mut String, token: &str) {
     pointer.push('/');
-    pointer.extend(escaped_pieces(token));
+    if needs_escape(token) {
+        pointer.extend(escaped_pieces(token));
+    } else {
+        pointer.push_str(token);
+    }
+}
+
+/// Whether `token` holds a `~` or `/` (eight bytes at a time, the last
+/// word overlapping the one before: keywords and property names rarely
+/// do).
+pub fn needs_escape(token: &str) -> bool {
+    /// Whether a byte of `x` is zero.
+    fn has_zero(x: u64) -> bool {
+        x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080 != 0
+    }
+    let (tilde, slash) = (u64::from_ne_bytes([b'~'; 8]), u64::from_ne_bytes([b'/'; 8]));
+    let bytes = token.as_bytes();
+    let n = bytes.len();
+    if n < 8 {
+        return bytes.iter().any(|&b| b == b'~' || b == b'/');
+    }
+    let holds = |at: usize| {
+        let x = bytes.get(at..at + 8).and_then(|w| w.try_into().ok()).map_or(0, u64::from_ne_bytes);
+        has_zero(x ^ tilde) || has_zero(x ^ slash)
+    };
+    let mut at = 0;
+    while at + 8 < n {
+        if holds(at) {
+            return true;
+        }
+        at += 8;
+    }
+    holds(n - 8)
 }
 
 #[cfg(test)]
@@ -123,6 +151,24 @@ mod tests {
         for i in [0, 7, 10, 99, 12345, usize::MAX] {
             assert_eq!(IndexToken::new(i).as_str(), i.to_string());
         }
+    }
+
+    #[test]
+    fn escapes_are_found_at_every_position_and_length() {
+        for n in 0..40 {
+            let plain = "k".repeat(n);
+            assert!(!needs_escape(&plain), "{n}");
+            for at in 0..n {
+                for special in ['~', '/'] {
+                    let mut token: Vec<char> = plain.chars().collect();
+                    token[at] = special;
+                    let token: String = token.into_iter().collect();
+                    assert!(needs_escape(&token), "{token}");
+                }
+            }
+        }
+        assert!(!needs_escape("é€𝄞 unicode, no escapes"));
+        assert!(needs_escape("é€𝄞 unicode, then a ~"));
     }
 
     #[test]

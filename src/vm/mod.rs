@@ -2746,7 +2746,7 @@ fn keyword_path_len(steps: &[KeywordStep<'_>]) -> usize {
 /// Appends `/token`, escaped, to a JSON Pointer.
 #[inline(always)]
 fn push_token(out: &mut impl PointerText, token: &str) {
-    if needs_escape(token) {
+    if schemavm_compiler::pointer::needs_escape(token) {
         push_escaped_token(out, token);
     } else {
         out.push_token(token);
@@ -2762,34 +2762,6 @@ fn push_escaped_token(out: &mut impl PointerText, token: &str) {
     for piece in schemavm_compiler::pointer::escaped_pieces(token) {
         out.push_str(piece);
     }
-}
-
-/// Whether `token` holds a `~` or `/` (eight bytes at a time, the last
-/// word overlapping the one before: keywords and property names rarely
-/// do).
-fn needs_escape(token: &str) -> bool {
-    /// Whether a byte of `x` is zero.
-    fn has_zero(x: u64) -> bool {
-        x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080 != 0
-    }
-    let (tilde, slash) = (u64::from_ne_bytes([b'~'; 8]), u64::from_ne_bytes([b'/'; 8]));
-    let bytes = token.as_bytes();
-    let n = bytes.len();
-    if n < 8 {
-        return bytes.iter().any(|&b| b == b'~' || b == b'/');
-    }
-    let holds = |at: usize| {
-        let x = bytes.get(at..at + 8).and_then(|w| w.try_into().ok()).map_or(0, u64::from_ne_bytes);
-        has_zero(x ^ tilde) || has_zero(x ^ slash)
-    };
-    let mut at = 0;
-    while at + 8 < n {
-        if holds(at) {
-            return true;
-        }
-        at += 8;
-    }
-    holds(n - 8)
 }
 
 #[cfg(test)]
@@ -2884,24 +2856,6 @@ mod tests {
         let expected: Vec<(String, String)> =
             expected.iter().map(|k| (k.to_string(), format!("https://example.com/s#{k}"))).collect();
         assert_eq!(found, expected);
-    }
-
-    #[test]
-    fn escapes_are_found_at_every_position_and_length() {
-        for n in 0..40 {
-            let plain = "k".repeat(n);
-            assert!(!needs_escape(&plain), "{n}");
-            for at in 0..n {
-                for special in ['~', '/'] {
-                    let mut token: Vec<char> = plain.chars().collect();
-                    token[at] = special;
-                    let token: String = token.into_iter().collect();
-                    assert!(needs_escape(&token), "{token}");
-                }
-            }
-        }
-        assert!(!needs_escape("é€𝄞 unicode, no escapes"));
-        assert!(needs_escape("é€𝄞 unicode, then a ~"));
     }
 
     #[test]
