@@ -299,8 +299,12 @@ impl Members {
             return Members::Everything;
         }
         let mut bytes = Box::new([false; 256]);
-        for (b, member) in (0u8..0x80).zip(bytes.iter_mut()) {
-            *member = class_contains(&class, char::from(b));
+        // The ASCII part of each range (ranges past ASCII set nothing).
+        for range in class.ranges() {
+            let (start, end) = (u32::from(range.start()), u32::from(range.end()).min(0x7f));
+            for member in bytes.get_mut(start as usize..=end as usize).into_iter().flatten() {
+                *member = true;
+            }
         }
         let span = ByteSpan::of(&bytes);
         Members::Set { bytes, class, span }
