@@ -1247,6 +1247,23 @@ mod tests {
             let each = word.iter().all(|b| (lo..=hi).contains(b));
             proptest::prop_assert_eq!(span.holds(u64::from_le_bytes(word)), each);
         }
+
+        /// A class's ASCII table, filled from its ranges, holds exactly
+        /// the ASCII characters the class does.
+        #[test]
+        fn ascii_tables_hold_the_class(bounds in proptest::collection::vec((0u32..0x90, 0u32..0x90), 0..5)) {
+            let ranges = bounds.iter().filter_map(|&(a, b)| {
+                Some(ClassUnicodeRange::new(char::from_u32(a.min(b))?, char::from_u32(a.max(b))?))
+            });
+            let class = ClassUnicode::new(ranges.chain([ClassUnicodeRange::new('\u{100}', '\u{200}')]));
+            let Members::Set { bytes, .. } = Members::new(class.clone()) else {
+                return Err(proptest::test_runner::TestCaseError::fail("not everything"));
+            };
+            for b in 0u8..0x80 {
+                proptest::prop_assert_eq!(bytes[usize::from(b)], class_contains(&class, char::from(b)), "{}", b);
+            }
+            proptest::prop_assert!(bytes[0x80..].iter().all(|m| !m));
+        }
     }
 
     #[test]
