@@ -403,15 +403,16 @@ impl<'a, 'o> Lowerer<'a, 'o> {
                     .collect(),
             })),
             annotations: (!annotations.is_empty()).then(|| Box::new(AnnotationTable(annotations.into_boxed_slice()))),
-            rare: Some(Box::new(RareTables {
+            rare: Some(RareTables {
                 conds: self.conds.into_boxed_slice(),
                 dynamic_refs: self.dynamic_refs.into_boxed_slice(),
                 contents: self.contents.into_boxed_slice(),
                 costs: Box::default(),
                 resources: resources.into_boxed_slice(),
                 tracked: tracked_code.into_boxed_slice(),
-            }))
-            .filter(|rare| !rare.is_empty()),
+            })
+            .filter(|rare| !rare.is_empty())
+            .map(Box::new),
         };
         let limits = &self.options.limits;
         if program.code.len() > limits.max_instructions {
