@@ -1315,6 +1315,17 @@ struct Tables {
     entries: Vec<NodeId>,
 }
 
+impl Tables {
+    /// The most entries one of the tables has room for.
+    fn largest(&self) -> usize {
+        let g = &self.graph;
+        let graph = [g.edge_at.capacity(), g.edges.capacity(), g.tag_at.capacity(), g.tags.capacity()];
+        let nodes = [g.private.capacity(), g.parents.capacity(), self.full.capacity(), self.walked.capacity()];
+        let entries = [self.is_entry.capacity(), self.entries.capacity()];
+        graph.into_iter().chain(nodes).chain(entries).max().unwrap_or(0)
+    }
+}
+
 /// Walks whose tables hold more nodes than this are dropped rather than
 /// kept for the thread's next analysis.
 const KEPT_WALK_NODES: usize = 1 << 12;
@@ -1360,8 +1371,9 @@ impl Walk {
     /// Keeps this walk's buffers for the thread's next analysis, unless
     /// they are large.
     fn retire(self: Box<Walk>) {
-        let nodes = [self.marks.capacity(), self.child_rank.capacity(), self.tables.full.capacity()];
-        if nodes.iter().all(|&n| n <= KEPT_WALK_NODES) && self.tables.graph.edges.capacity() <= KEPT_WALK_NODES {
+        // (A table per node holds one more entry than the nodes: an end.)
+        let rooms = [self.marks.capacity(), self.child_rank.capacity(), self.tables.largest()];
+        if rooms.iter().all(|&room| room <= KEPT_WALK_NODES + 1) {
             SPARE_WALK.with(|spare| spare.set(Some(self)));
         }
     }
@@ -1633,8 +1645,8 @@ mod tests {
     use serde_json::json;
 
     use super::{
-        Graph, GraphBuffers, MAX_UNSHARED_PATHS, Memoized, Owner, Root, UNWALKED_COST, Walk, Weight, entries,
-        landings_may_coincide, owned_by, place_runs, unwalked_work, walk_entry,
+        Graph, GraphBuffers, KEPT_WALK_NODES, MAX_UNSHARED_PATHS, Memoized, Owner, Root, SPARE_WALK, UNWALKED_COST,
+        Walk, Weight, entries, landings_may_coincide, owned_by, place_runs, unwalked_work, walk_entry,
     };
     use crate::bytecode::{ListId, NodeFlags, NodeId};
     use crate::compile::analysis::Adjacency;
@@ -1831,6 +1843,36 @@ mod tests {
             let (searched, flat) = (run(true, max_work), run(false, max_work));
             assert_eq!((&searched.0, searched.1), (&flat.0, flat.1), "max_work {max_work}");
         }
+    }
+
+    /// A thread keeps the last analysis's walk and tables for the next one
+    /// while they are small, and drops them after a large program's
+    /// analysis: many nodes, or few nodes applying many in place.
+    #[test]
+    fn spare_walks_are_kept_only_while_small() {
+        let spare = || SPARE_WALK.with(|s| s.take()).map(|w| w.tables.largest());
+        let small = json!({"properties": {"a": {"type": "string"}}, "additionalProperties": false});
+        compile(&small, &CompileOptions::default()).unwrap();
+        assert!(spare().is_some_and(|room| room <= KEPT_WALK_NODES + 1));
+        let wide: serde_json::Map<String, serde_json::Value> =
+            (0..KEPT_WALK_NODES + 1).map(|i| (format!("p{i}"), json!({"minimum": i}))).collect();
+        compile(&json!({ "properties": wide }), &CompileOptions::default()).unwrap();
+        assert_eq!(spare(), None, "many nodes");
+        // A hundred dynamic references, each applying in place the
+        // anchors of the hundred resources the root reaches: a few hundred
+        // nodes, ten thousand applications in place.
+        let defs: serde_json::Map<String, serde_json::Value> = (0..100)
+            .map(|i| (format!("r{i}"), json!({"$id": format!("urn:r{i}"), "$dynamicAnchor": "node", "minimum": i})))
+            .collect();
+        let refs: serde_json::Map<String, serde_json::Value> =
+            (0..100).map(|i| (format!("p{i}"), json!({"$dynamicRef": "urn:r0#node"}))).collect();
+        let reached: Vec<_> = (0..100).map(|i| json!({"$ref": format!("urn:r{i}")})).collect();
+        let schema = json!({"$id": "urn:root", "$defs": defs, "properties": refs, "anyOf": reached});
+        let program = compile(&schema, &CompileOptions::default()).unwrap();
+        let in_place = Adjacency::in_place(&program);
+        let applications: usize = program.node_ids().map(|id| in_place.of(id).len()).sum();
+        assert!(program.nodes.len() < KEPT_WALK_NODES && applications > KEPT_WALK_NODES + 1, "{applications}");
+        assert_eq!(spare(), None, "many applications in place");
     }
 
     /// An entry that skips the walk costs what the walk finds, for no more
