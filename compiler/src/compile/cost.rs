@@ -250,7 +250,7 @@ fn walk_entry(
     memo: &mut Memoized,
     limits: &Limits,
 ) -> Result<NodeCost, CompileError> {
-    if may_skip && graph.successors(entry).is_empty() && !landings_may_coincide(program, graph, entry) {
+    if may_skip && graph.successors(entry).is_empty() && !landings_may_coincide(program, entry) {
         // An entry applying nothing in place, no two of whose applications
         // to children can land on one child (most entries of a large
         // schema, leaves among them): its location is itself, evaluated
@@ -292,44 +292,71 @@ fn unwalked_work(graph: &Graph<'_>, entry: NodeId) -> u64 {
 }
 
 /// Whether two of the applications of `id` to children may land on one
-/// child (see [`coinciding_groups`]): two wildcards of a kind, a wildcard
-/// and a named child of its kind, or named children of two instructions
-/// (one instruction names each child once). A *rest* wildcard, the
-/// schema an instruction applies to the children it does not name
-/// (`additionalProperties`, items past the prefix), meets none of its
-/// named children, though [`coinciding_groups`] groups it with them: for
-/// a lone instruction with only such a wildcard (`properties` with
-/// `additionalProperties`, the commonest object schema) the walk is
-/// skipped. (The walk would memoize what a named child and the rest both
-/// apply in place, though they never meet: skipping also spares those
-/// memo lookups.)
-fn landings_may_coincide(program: &Program, graph: &Graph<'_>, id: NodeId) -> bool {
-    // Per kind (keys, items): wildcards, and named children.
-    let (mut wildcards, mut named) = ([0usize; 2], [0usize; 2]);
-    for (child, _) in graph.edges(id) {
-        let (count, kind) = match child {
-            Child::AnyKey => (&mut wildcards, 0),
-            Child::AnyItem => (&mut wildcards, 1),
-            Child::Key(_) => (&mut named, 0),
-            Child::Index(_) => (&mut named, 1),
-        };
-        if let Some(c) = count.get_mut(kind) {
-            *c += 1;
-        }
-    }
-    // Per kind: whether the one naming instruction applies a schema to
-    // the children it does not name (`additionalProperties`, items past
-    // the prefix), a wildcard that lands on none of its named children.
-    let mut rest = [false; 2];
-    let mut naming = 0;
+/// child. [`coinciding_groups`] assumes that any two of a kind may, but
+/// two named children of one instruction (it names each child once); this
+/// test knows more, per kind ([`KindLandings`]): the *rest* (the schema an
+/// instruction applies to the children it does not name:
+/// `additionalProperties`, items past the prefix) meets none of its named
+/// children nor patterns, and a pattern meets no named child whose name it
+/// does not match (known at compile time when the names are matched
+/// statically). An entry whose landings meet nowhere skips the walk: the
+/// commonest object schemas (`properties` with `additionalProperties`,
+/// OpenAPI's `patternProperties` of extensions beside both). (The walk
+/// would group them anyway, and memoize what two of them apply in place
+/// though they never meet: skipping also spares those memo lookups.)
+fn landings_may_coincide(program: &Program, id: NodeId) -> bool {
+    let (mut naming, mut keys, mut items) = (0, KindLandings::default(), KindLandings::default());
     for instr in program.code(id) {
         match *instr {
-            Instr::Object(o) => (naming, rest[0]) = (naming + 1, program.operands().object(o).additional.is_some()),
-            Instr::Array(a) => (naming, rest[1]) = (naming + 1, program.operands().array(a).rest.is_some()),
+            Instr::Object(o) => {
+                let o = program.operands().object(o);
+                let named = o.entries.iter().filter(|e| e.schema.is_some());
+                naming += 1;
+                keys.named = named.clone().count();
+                keys.rest = o.additional.is_some();
+                keys.patterns = o.patterns.len();
+                keys.patterns_on_named = !o.static_patterns || named.into_iter().any(|e| !e.patterns.is_empty());
+            }
+            Instr::Array(a) => {
+                let a = program.operands().array(a);
+                naming += 1;
+                items.named = a.prefix.len();
+                items.rest = a.rest.is_some();
+                items.anywhere += usize::from(a.contains.is_some());
+            }
+            Instr::UnevaluatedProperties(_) => keys.anywhere += 1,
+            Instr::UnevaluatedItems(_) => items.anywhere += 1,
             _ => {}
         }
     }
-    naming > 1 || wildcards.iter().zip(named).zip(rest).any(|((&w, n), rest)| w > 1 || (w == 1 && !rest && n > 0))
+    naming > 1 || keys.may_coincide() || items.may_coincide()
+}
+
+/// The applications of one node to the children of one kind (properties
+/// or items), for [`landings_may_coincide`].
+#[derive(Default)]
+struct KindLandings {
+    /// Named children (`properties` with a schema, prefix items).
+    named: usize,
+    /// A rest schema (`additionalProperties`, items past the prefix).
+    rest: bool,
+    /// `patternProperties` entries.
+    patterns: usize,
+    /// Whether a pattern may match a named child.
+    patterns_on_named: bool,
+    /// Applications to every child of the kind (`contains`,
+    /// `unevaluatedProperties`, `unevaluatedItems`).
+    anywhere: usize,
+}
+
+impl KindLandings {
+    fn may_coincide(&self) -> bool {
+        let others = self.named + usize::from(self.rest) + self.patterns;
+        self.anywhere > 1
+            || (self.anywhere == 1 && others > 0)
+            || self.patterns > 1
+            || (self.patterns == 1 && self.named > 0 && self.patterns_on_named)
+    }
 }
 
 /// Follows `id` through nodes whose only instruction is a `$ref`: the
@@ -1845,6 +1872,38 @@ mod tests {
         }
     }
 
+    /// Landings that may meet keep the walk: a pattern and a name it
+    /// matches, two patterns, a wildcard over every child (`contains`, a
+    /// tracked `unevaluated*`) beside anything else of its kind.
+    #[test]
+    fn landings_that_may_meet_are_walked() {
+        let meet = [
+            json!({"properties": {"xa": {"minLength": 1}}, "patternProperties": {"^x": {"maxLength": 9}}}),
+            json!({"patternProperties": {"^x": {"minLength": 1}, "a$": {"maxLength": 9}}}),
+            json!({"properties": {"a": {"minLength": 1}}, "anyOf": [{"properties": {"b": true}}, {"required": ["c"]}],
+                   "unevaluatedProperties": {"maxLength": 9}}),
+            json!({"prefixItems": [{"minimum": 1}], "anyOf": [{"prefixItems": [true, true]}, {"minItems": 3}],
+                   "unevaluatedItems": {"maximum": 9}}),
+            json!({"prefixItems": [{"minimum": 1}], "contains": {"maximum": 9}}),
+            json!({"items": {"minimum": 1}, "contains": {"maximum": 9}}),
+        ];
+        for schema in meet {
+            let program = compile(&schema, &CompileOptions::default()).unwrap();
+            assert!(landings_may_coincide(&program, program.root), "{schema}");
+        }
+        let apart = [
+            json!({"properties": {"a": {"minLength": 1}}, "patternProperties": {"^x": {"maxLength": 9}}}),
+            json!({"patternProperties": {"^x": {"minLength": 1}}, "additionalProperties": {"maxLength": 9}}),
+            json!({"prefixItems": [{"minimum": 1}], "items": {"maximum": 9}}),
+            // Resolved statically, `unevaluatedProperties` is the rest.
+            json!({"properties": {"a": {"minLength": 1}}, "unevaluatedProperties": {"maxLength": 9}}),
+        ];
+        for schema in apart {
+            let program = compile(&schema, &CompileOptions::default()).unwrap();
+            assert!(!landings_may_coincide(&program, program.root), "{schema}");
+        }
+    }
+
     /// A thread keeps the last analysis's walk and tables for the next one
     /// while they are small, and drops them after a large program's
     /// analysis: many nodes, or few nodes applying many in place.
@@ -1876,23 +1935,25 @@ mod tests {
     }
 
     /// An entry that skips the walk costs what the walk finds, for no more
-    /// work, and memoizes nothing. Where no rest wildcard meets a named
-    /// child (`exact`), the walk does just that work and memoizes nothing
-    /// either. Where one does (`rest`), the walk groups them as though they
-    /// could land on one child, which they never do: it works more, and may
-    /// memoize what both apply.
+    /// work, and memoizes nothing. Where the walk groups no landings
+    /// (`exact`), it does just that work and memoizes nothing either. Where
+    /// it groups landings that never meet (`disjoint`: a rest with named
+    /// children or patterns, a pattern with names it does not match), it
+    /// works more, and may memoize what they apply.
     #[test]
     fn entries_that_skip_the_walk_cost_what_the_walk_finds() {
         let exact = [
             json!({"properties": {"a": {"type": "string"}, "b": {"items": {"minimum": 1}}}, "required": ["a"]}),
-            json!({"patternProperties": {"^x": {"type": "string"}}, "properties": {"y": {}}}),
             json!({"contains": {"const": 1}, "items": {"type": "number"}}),
             json!({"propertyNames": {"maxLength": 3}, "dependentSchemas": {"a": {"required": ["b"]}}}),
             json!({"anyOf": [{"properties": {"a": {}}}, {"items": {"enum": [1]}}], "not": {"type": "null"}}),
             json!({"$defs": {"n": {"properties": {"next": {"$ref": "#/$defs/n"}}}}, "$ref": "#/$defs/n"}),
             json!({"if": {"properties": {"k": {"const": 1}}}, "then": {"required": ["v"]}, "else": {"items": {}}}),
         ];
-        let rest = [
+        let disjoint = [
+            json!({"patternProperties": {"^x": {"type": "string"}}, "properties": {"y": {}}}),
+            json!({"properties": {"a": {"type": "string"}}, "patternProperties": {"^x-": {"minLength": 1}},
+                   "additionalProperties": false}),
             json!({"prefixItems": [{}, {"type": "integer"}], "items": {"type": "string"}}),
             json!({"additionalProperties": {"type": "string"}, "properties": {"a": {"minimum": 2}}}),
             json!({"properties": {"a": {"type": "string"}}, "additionalProperties": false}),
@@ -1905,7 +1966,7 @@ mod tests {
                    "definitions": {"s": {"properties": {"x": {"type": "string"}}}}}),
         ];
         let (mut skipped, mut walk_memoized) = (0, 0);
-        for (schema, is_exact) in exact.iter().map(|s| (s, true)).chain(rest.iter().map(|s| (s, false))) {
+        for (schema, is_exact) in exact.iter().map(|s| (s, true)).chain(disjoint.iter().map(|s| (s, false))) {
             let program = compile(schema, &CompileOptions::default()).unwrap();
             let in_place = Adjacency::in_place(&program);
             let graph = Graph::new(&program, &in_place, GraphBuffers::default());
@@ -1914,7 +1975,7 @@ mod tests {
             let mut list = Vec::new();
             entries(&program, &graph, &mut Vec::new(), &mut list);
             for entry in list {
-                if !graph.successors(entry).is_empty() || landings_may_coincide(&program, &graph, entry) {
+                if !graph.successors(entry).is_empty() || landings_may_coincide(&program, entry) {
                     continue;
                 }
                 skipped_here += 1;
