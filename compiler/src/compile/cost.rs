@@ -350,6 +350,7 @@ struct KindLandings {
 }
 
 impl KindLandings {
+    /// Whether two of these landings may meet on one child.
     fn may_coincide(&self) -> bool {
         let others = self.named + usize::from(self.rest) + self.patterns;
         self.anywhere > 1
