@@ -17,10 +17,10 @@ use smallvec::SmallVec;
 use schemavm_compiler::bytecode::{
     Entry, Instr, NodeFlags, NodeId, ObjectChecks, PresenceList, PropertyEntry, QuickCheck, QuickEntry, StringChecks,
 };
-use schemavm_compiler::regex::Regex;
 use schemavm_compiler::value::{self, JsonType};
 
 use super::budget::Fuel;
+use super::scalar::pattern_matches;
 use super::{Evaluated, Flow, InstanceStep, KeywordStep, Mode, Spare, Stop, Vm, member};
 use crate::error::ErrorKind;
 
@@ -279,7 +279,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
                         }
                         None => {
                             for pattern in c.patterns.iter() {
-                                if self.pattern_matches(&pattern.regex, key)? {
+                                if pattern_matches(&pattern.regex, key, &mut self.meter)? {
                                     matched = true;
                                     if !self.node_compact::<false>(pattern.quick, value, ev)? {
                                         return Ok(false);
@@ -595,7 +595,7 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             let (regex, node) = (&*pattern.regex, pattern.node);
             let hit = match known {
                 Some(entry) => entry.patterns.contains(&u32::try_from(i).unwrap_or(u32::MAX)),
-                None => self.pattern_matches(regex, key)?,
+                None => pattern_matches(regex, key, &mut self.meter)?,
             };
             if !hit {
                 continue;
@@ -616,14 +616,6 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             }
         }
         Ok((valid, matched))
-    }
-
-    /// Whether `key` matches `regex`, charged by its length.
-    /// (Always inlined: the regex's [shortcut](schemavm_compiler::regex::Regex::is_match)
-    /// decides most names, in fewer instructions than a call.)
-    #[inline(always)]
-    fn pattern_matches(&mut self, regex: &Regex, key: &str) -> Result<bool, Stop> {
-        super::scalar::pattern_matches(regex, key, &mut self.meter)
     }
 
     /// A property no `properties`/`patternProperties` entry covers, checked

@@ -386,6 +386,8 @@ pub(super) fn fused_admits(fused: Option<TypeSet>, v: &Value, strict_integers: b
 /// Whether `regex` matches `s`, charged by the haystack's length and the
 /// program's size, and [`BUILD_FUEL`] if the match builds the pattern's
 /// matcher; a regex that gives up (backtrack limit) stops the evaluation.
+/// (Always inlined: the regex's [shortcut](schemavm_compiler::regex::Regex::is_match)
+/// decides most names and values, in fewer instructions than a call.)
 #[inline(always)]
 pub(super) fn pattern_matches(regex: &Regex, s: &str, fuel: &mut impl Fuel) -> Flow {
     fuel.charge(regex.cost(s.len()))?;

@@ -36,33 +36,29 @@ pub(super) fn split(pattern: &str, ast: &Ast) -> Option<Vec<Part>> {
     if !matches!(first.kind, NodeKind::Assertion(Assertion::Start)) {
         return None;
     }
-    let lookaheads = rest.iter().take_while(|node| matches!(&node.kind, NodeKind::LookAround(look) if !look.behind));
     let mut parts = Vec::new();
-    for node in lookaheads {
-        let NodeKind::LookAround(look) = &node.kind else { return None };
+    for node in rest {
+        let NodeKind::LookAround(look) = &node.kind else { break };
+        if look.behind || needs_backtracking(&look.sub) {
+            return None;
+        }
         parts.push(Part { pattern: anchored(pattern, &look.sub, &look.sub)?, must_match: !look.negated });
     }
-    if parts.is_empty() {
+    let tail = rest.get(parts.len()..).unwrap_or_default();
+    if parts.is_empty() || tail.iter().any(needs_backtracking) {
         return None;
     }
-    let tail = rest.get(parts.len()..).unwrap_or_default();
     let text = match (tail.first(), tail.last()) {
         (Some(start), Some(end)) => anchored(pattern, start, end)?,
         _ => "^".to_string(),
     };
-    if tail.iter().any(needs_backtracking) {
-        return None;
-    }
     parts.push(Part { pattern: text, must_match: true });
     Some(parts)
 }
 
 /// `^(?:TEXT)` for the text of `pattern` from `start`'s first byte to
-/// `end`'s last, if that holds no lookaround nor backreference.
+/// `end`'s last.
 fn anchored(pattern: &str, start: &Node, end: &Node) -> Option<String> {
-    if needs_backtracking(start) || needs_backtracking(end) {
-        return None;
-    }
     let text = pattern.get(start.span.start..end.span.end)?;
     Some(format!("^(?:{text})"))
 }

@@ -373,13 +373,13 @@ impl Regex {
         let needs_backtracking = ast.root.needs_backtracking();
         let engine = match engine {
             Some(engine) => engine,
-            None if needs_backtracking => match conjunction::split(pattern, &ast) {
-                Some(parts) => match Regex::conjunction(&parts, limits, compiler) {
-                    Some(matcher) => return Ok(Regex::assemble(pattern, &ast, matcher, limits)),
-                    None => Engine::Backtracking,
-                },
-                None => Engine::Backtracking,
-            },
+            None if needs_backtracking => {
+                let parts = conjunction::split(pattern, &ast);
+                if let Some(matcher) = parts.and_then(|parts| Regex::conjunction(&parts, limits, compiler)) {
+                    return Ok(Regex::assemble(pattern, &ast, matcher, limits));
+                }
+                Engine::Backtracking
+            }
             None => match FastPath::detect(&ast)? {
                 Some(fast) => {
                     let matcher = match fast.has_pieces() {
