@@ -118,15 +118,15 @@ const _: () = assert!(Kw::COUNT <= 64);
 impl Kw {
     /// The keyword's bit in a keyword set.
     #[inline]
-    pub(crate) fn bit(self) -> u64 {
+    pub(crate) const fn bit(self) -> u64 {
         1 << (self as u32)
     }
 
-    /// The set of `keywords`.
+    /// The set of `keywords` (evaluated at compile time).
     pub(crate) const fn set(keywords: &[Kw]) -> u64 {
         let (mut set, mut i) = (0, 0);
         while i < keywords.len() {
-            set |= 1 << (keywords[i] as u32);
+            set |= keywords[i].bit();
             i += 1;
         }
         set
