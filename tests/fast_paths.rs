@@ -1382,6 +1382,28 @@ fn objects_over(names: &[&str]) -> Vec<Value> {
     objects
 }
 
+/// Checks each `anyOf` and `oneOf` of `list`, bare and under `not`,
+/// against the same list of `twin` alternatives: the verdicts on every
+/// instance agree on every path, and (when `mixed`) some instance passes
+/// and some fails.
+fn lists_agree_with_twins(list: &[Value], twin: &[Value], instances: &[Value], mixed: bool) {
+    for keyword in ["anyOf", "oneOf"] {
+        for wrap in [false, true] {
+            let make = |alternatives: &[Value]| {
+                let list = json!({ keyword: alternatives });
+                if wrap { json!({"not": list}) } else { list }
+            };
+            let (schema, twin) = (make(list), make(twin));
+            let verdicts = agree(&schema, instances);
+            assert_eq!(verdicts, agree(&twin, instances), "{schema}");
+            // An `anyOf` with `{}` passes everything.
+            if mixed && (keyword == "oneOf" || !list.contains(&json!({}))) {
+                assert!(verdicts.contains(&true) && verdicts.contains(&false), "{schema}");
+            }
+        }
+    }
+}
+
 #[test]
 fn lists_of_required_names_decide_as_each_alternative_does() {
     // Each list, and a twin whose alternatives also bound the size (by
@@ -1407,22 +1429,40 @@ fn lists_of_required_names_decide_as_each_alternative_does() {
                 Value::Object(alt)
             })
             .collect();
-        for keyword in ["anyOf", "oneOf"] {
-            for wrap in [false, true] {
-                let make = |alternatives: &Vec<Value>| {
-                    let list = json!({ keyword: alternatives });
-                    if wrap { json!({"not": list}) } else { list }
-                };
-                let (schema, twin) = (make(&list), make(&bounded));
-                let verdicts = agree(&schema, &instances);
-                assert_eq!(verdicts, agree(&twin, &instances), "{schema}");
-                // Not every instance decides the same way (but an `anyOf`
-                // with `{}` passes everything).
-                if keyword == "oneOf" || !list.contains(&json!({})) {
-                    assert!(verdicts.contains(&true) && verdicts.contains(&false), "{schema}");
-                }
-            }
-        }
+        lists_agree_with_twins(&list, &bounded, &instances, true);
+    }
+}
+
+#[test]
+fn lists_filtered_by_names_decide_as_each_alternative_does() {
+    // Closed wrappers, closed variants requiring their name (Rust enums
+    // as schemars writes them), required names beside open alternatives,
+    // patterns, `false` property schemas and nested lists: the boolean
+    // path runs only the alternatives an object's names leave (a name
+    // filter). Each list is checked against a twin whose alternatives
+    // hide behind `if` (same verdicts, nothing for the filter to see).
+    let closed = |name: &str| json!({"type": "object", "properties": {name: {"type": "integer"}}, "additionalProperties": false});
+    let variant = |name: &str| json!({"type": "object", "properties": {name: {}}, "required": [name], "additionalProperties": false});
+    let lists: [Vec<Value>; 5] = [
+        vec![closed("a"), closed("b"), closed("c")],
+        vec![variant("a"), variant("b"), variant("c"), json!({"type": "string"})],
+        vec![
+            json!({"required": ["a"], "properties": {"a": {"minimum": 0}}}),
+            json!({"required": ["b", "c"]}),
+            json!({"properties": {"d": false}}),
+        ],
+        vec![
+            json!({"properties": {"a": {}}, "patternProperties": {"^o": {}}, "additionalProperties": false}),
+            closed("b"),
+            json!({"allOf": [{"properties": {"c": {}}, "additionalProperties": false}]}),
+            json!({"properties": {"b": false}}),
+        ],
+        vec![closed("a"), json!({"oneOf": [closed("b"), closed("c")]}), json!({"required": ["d"]})],
+    ];
+    let instances = objects_over(&["a", "b", "c", "d"]);
+    for list in lists {
+        let hidden: Vec<Value> = list.iter().map(|alt| json!({"if": alt, "then": true, "else": false})).collect();
+        lists_agree_with_twins(&list, &hidden, &instances, true);
     }
 }
 

@@ -1529,8 +1529,13 @@ impl ListEntry {
     }
 
     /// Sets the list's presence list.
-    pub(crate) fn set_presence(&mut self, p: Option<PresenceList>) {
-        self.narrow(|b| b.presence = p);
+    pub(crate) fn set_presence(&mut self, p: PresenceList) {
+        self.narrow(|b| b.presence = Some(p));
+    }
+
+    /// Sets the list's name filter.
+    pub(crate) fn set_name_filter(&mut self, f: NameFilter) {
+        self.narrow(|b| b.names = Some(Box::new(f)));
     }
 
     /// Sets the list's condition switch.
@@ -1543,7 +1548,7 @@ impl ListEntry {
     fn narrow(&mut self, change: impl FnOnce(&mut ObjectNarrowing)) {
         let mut b = self.by_members.take().map_or_else(ObjectNarrowing::default, |b| *b);
         change(&mut b);
-        if b.discriminator.is_some() || b.presence.is_some() || b.switch.is_some() {
+        if b.discriminator.is_some() || b.presence.is_some() || b.switch.is_some() || b.names.is_some() {
             self.by_members = Some(Box::new(b));
         }
     }
@@ -1555,6 +1560,10 @@ impl ListEntry {
 /// without any reads one word for all.
 #[derive(Debug, Clone, Default)]
 pub struct ObjectNarrowing {
+    /// The list's name filter: rules out the alternatives an object's
+    /// names fail (read first; a list with one has no presence list, and
+    /// a discriminator that pins no value). Boxed: few lists have one.
+    pub names: Option<Box<NameFilter>>,
     /// The list's presence list: decides an object outright.
     pub presence: Option<PresenceList>,
     /// The list's discriminator: chooses the candidates.
@@ -1608,6 +1617,84 @@ pub struct PresenceList {
     pub sets: Option<Box<[Box<[u8]>]>>,
     /// The number of alternatives.
     pub alternatives: u32,
+}
+
+/// An `anyOf`/`oneOf` of up to 64 alternatives some of which reject
+/// objects by their names: closed objects (`additionalProperties: false`)
+/// that reject every name they do not declare, alternatives that
+/// `required` names. Schemas in the wild write unions of wrapper objects
+/// this way (`{"step": ...}` or `{"parallel": ...}`, each closed; Rust
+/// enums as schemars writes them, one required, closed variant per
+/// name). On an object the VM looks each name up once and runs only the
+/// alternatives every name admits and whose required names are all
+/// there, rather than each alternative in turn.
+///
+/// An alternative *rejects* a name when, at its own location (through
+/// `$ref` and `allOf`, and nested `anyOf`/`oneOf` that all do), an
+/// object keyword gives it the `false` schema, or neither declares it
+/// nor has a pattern that may match it while `additionalProperties`
+/// rejects every value; it *requires* a name when `required` there
+/// names it. Both only ever rule out alternatives that fail the object.
+#[derive(Debug, Clone)]
+pub struct NameFilter {
+    /// Every name an alternative declares or requires, with the
+    /// alternatives admitting it and its bit among the required names.
+    pub names: KeyTable<NameBits>,
+    /// The alternatives that admit objects at all (their `type` allows
+    /// them), bit `i` for alternative `i`.
+    pub objects: u64,
+    /// The alternatives admitting a name outside `names`: those not
+    /// closed to every undeclared name.
+    pub others: u64,
+    /// Per alternative, the bits of the names it requires (see
+    /// [`NameBits::required`]).
+    pub required: Box<[u64]>,
+}
+
+/// What [`NameFilter::names`] holds for one name.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NameBits {
+    /// The alternatives admitting the name, bit `i` for alternative `i`.
+    pub admitted: u64,
+    /// The name's own bit among the names some alternative requires (at
+    /// most 64 of them), or 0 when none requires it.
+    pub required: u64,
+}
+
+impl NameFilter {
+    /// Most alternatives a filter covers: one bit each.
+    pub const MOST_ALTERNATIVES: usize = 64;
+
+    /// The alternatives that may pass an object with these `names`: bit
+    /// `i` for alternative `i`. Each name is looked up once (the caller
+    /// charges a unit of fuel per name).
+    #[inline]
+    pub fn candidates<'a>(&self, names: impl Iterator<Item = &'a String>) -> u64 {
+        let mut left = self.objects;
+        let mut seen = 0u64;
+        for name in names {
+            match self.names.find_with_payload(name) {
+                Some((_, bits)) => {
+                    left &= bits.admitted;
+                    seen |= bits.required;
+                }
+                None => left &= self.others,
+            }
+            if left == 0 {
+                return 0;
+            }
+        }
+        let mut passing = left;
+        let mut rest = left;
+        while rest != 0 {
+            let i = rest.trailing_zeros();
+            rest &= rest - 1;
+            if self.required.get(i as usize).is_some_and(|&r| r & !seen != 0) {
+                passing &= !(1u64 << i);
+            }
+        }
+        passing
+    }
 }
 
 impl PresenceList {
@@ -1718,6 +1805,11 @@ impl Operands {
     pub fn presence(&self, id: ListId) -> Option<&PresenceList> {
         self.lists.get(id.index()).and_then(|l| l.by_members.as_deref()?.presence.as_ref())
     }
+    /// The [`NameFilter`] of an `anyOf`/`oneOf` list, if it has one.
+    #[inline]
+    pub fn name_filter(&self, id: ListId) -> Option<&NameFilter> {
+        self.lists.get(id.index()).and_then(|l| l.by_members.as_deref()?.names.as_deref())
+    }
     /// The [`ConditionSwitch`] of an `allOf` list, if it has one.
     #[inline]
     pub fn condition_switch(&self, id: ListId) -> Option<&ConditionSwitch> {
@@ -1750,8 +1842,9 @@ pub struct Narrowing<'p> {
     pub switch: Option<&'p TypeSwitch>,
     /// The list's [quick list](Operands::quick_list).
     pub quick: &'p [NodeId],
-    /// The list's [discriminator](Operands::discriminator) and
-    /// [presence list](Operands::presence).
+    /// The list's [discriminator](Operands::discriminator),
+    /// [presence list](Operands::presence) and
+    /// [name filter](Operands::name_filter).
     pub by_members: Option<&'p ObjectNarrowing>,
 }
 

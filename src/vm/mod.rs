@@ -53,8 +53,8 @@ use smallvec::SmallVec;
 
 use schemavm_compiler::bytecode::{
     ArrayChecks, ArrayId, CondId, ConditionSwitch, Contains, ContentId, Decision, DynamicRefId, Entry, EnumId, EnumSet,
-    Instr, ListId, Narrowing, NodeFlags, NodeId, NumberChecks, NumberId, ObjectId, Operands, Program, ResourceId,
-    StringChecks, StringId, Target, TypeSwitch, ValueId,
+    Instr, ListId, NameFilter, Narrowing, NodeFlags, NodeId, NumberChecks, NumberId, ObjectId, Operands, Program,
+    ResourceId, StringChecks, StringId, Target, TypeSwitch, ValueId,
 };
 use schemavm_compiler::value::TypeSet;
 
@@ -2178,6 +2178,9 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             return self.target(switch.target(v, self.strict_integers), v, ev);
         }
         if let (Some(by_members), Value::Object(map)) = (by_members, v) {
+            if let Some(filter) = &by_members.names {
+                return self.filtered(combine, filter, list, map, v, ev);
+            }
             if let Some(p) = &by_members.presence {
                 if map.len() <= object::PRESENCE_MEMBERS_PER_ALTERNATIVE.saturating_mul(p.alternatives as usize) {
                     return object::presence_passes(p, combine == Combine::Any, map, &mut self.meter);
@@ -2217,6 +2220,33 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             return child.map_or(Ok(false), |child| self.node::<false>(child, v, ev));
         }
         let children = Bits(admitting).filter_map(|i| list.get(i).copied());
+        self.first_matches(combine, children, false, v, ev)
+    }
+
+    /// `anyOf` / `oneOf` through a name filter when nothing is recorded
+    /// or tracked: only the alternatives every name of object `map` (the
+    /// value `v`) admits, whose required names are all there, can match,
+    /// so only they run (in order), for a unit of fuel per name. Out of
+    /// line and cold: most lists have no filter, and a list's other
+    /// narrowings stay laid out as without it.
+    #[cold]
+    #[inline(never)]
+    fn filtered(
+        &mut self,
+        combine: Combine,
+        filter: &'p NameFilter,
+        list: &'p [NodeId],
+        map: &'v Map<String, Value>,
+        v: &'v Value,
+        ev: &mut Evaluated,
+    ) -> Flow {
+        self.meter.charge(map.len() as u64)?;
+        let passing = filter.candidates(map.keys());
+        if passing.is_power_of_two() {
+            let child = list.get(passing.trailing_zeros() as usize).copied();
+            return child.map_or(Ok(false), |child| self.node::<false>(child, v, ev));
+        }
+        let children = Bits(passing).filter_map(|i| list.get(i).copied());
         self.first_matches(combine, children, false, v, ev)
     }
 

@@ -35,7 +35,7 @@ use crate::hash::{TextMap, TextSet};
 use crate::value::JsonType;
 
 /// How far the search follows `$ref`/`allOf`.
-const MAX_HOPS: usize = 8;
+pub(super) const MAX_HOPS: usize = 8;
 
 /// The string values `node` pins `property` to, if it does.
 fn pinned<'p>(program: &'p Program, node: NodeId, property: &str, hops: usize) -> Option<Vec<&'p str>> {
@@ -153,7 +153,7 @@ fn required_properties<'p>(program: &'p Program, node: NodeId, out: &mut Distinc
 
 /// Which subschemas [`object_names`] enters besides `$ref`s.
 #[derive(Clone, Copy, PartialEq)]
-enum Walk {
+pub(super) enum Walk {
     /// `allOf` only.
     Conjuncts,
     /// `allOf`, `anyOf` and `oneOf`.
@@ -163,7 +163,7 @@ enum Walk {
 /// Adds to `out`, each once, the names `names` gives for every object
 /// keyword of `node` and of the subschemas `walk` enters, up to
 /// [`MAX_HOPS`] deep (`names` is given the keyword's depth).
-fn object_names<'p, I: IntoIterator<Item = &'p str>>(
+pub(super) fn object_names<'p, I: IntoIterator<Item = &'p str>>(
     program: &'p Program,
     node: NodeId,
     hops: usize,
@@ -203,8 +203,8 @@ const SCANNED_VALUES: usize = 16;
 /// hashed, once, so that adding to it costs constant time however many
 /// calls add.)
 #[derive(Debug, Default)]
-struct Distinct<'p> {
-    list: Vec<&'p str>,
+pub(super) struct Distinct<'p> {
+    pub(super) list: Vec<&'p str>,
     /// The list's strings, once it holds [`SCANNED_VALUES`].
     seen: Option<TextSet<&'p str>>,
 }
@@ -266,7 +266,7 @@ fn constraint<'p>(program: &'p Program, node: NodeId, property: &str, hops: usiz
 
 /// Whether `node` rejects every object without `property` (through
 /// `$ref`/`allOf`, and nested alternatives that all do).
-fn requires(program: &Program, node: NodeId, property: &str, hops: usize) -> bool {
+pub(super) fn requires(program: &Program, node: NodeId, property: &str, hops: usize) -> bool {
     rejects_objects(program, node, hops, &|o| {
         o.names.find(property).is_some_and(|i| o.entries.get(i as usize).is_some_and(|e| e.required))
     })
@@ -274,7 +274,7 @@ fn requires(program: &Program, node: NodeId, property: &str, hops: usize) -> boo
 
 /// Whether `node` rejects every object with `property` (through
 /// `$ref`/`allOf`, and nested alternatives that all do).
-fn forbids(program: &Program, node: NodeId, property: &str, hops: usize) -> bool {
+pub(super) fn forbids(program: &Program, node: NodeId, property: &str, hops: usize) -> bool {
     let rejects_all = |n: NodeId| program.node(n).flags().contains(NodeFlags::ALWAYS_INVALID);
     rejects_objects(program, node, hops, &|o| {
         let schema = o.names.find(property).and_then(|i| o.entries.get(i as usize)).and_then(|e| e.schema);
@@ -296,7 +296,7 @@ fn forbids(program: &Program, node: NodeId, property: &str, hops: usize) -> bool
 /// rejecting them all when `keyword_rejects` says so: one such keyword
 /// is enough through `$ref`/`allOf`, every alternative needs one through
 /// `anyOf`/`oneOf`; up to [`MAX_HOPS`] deep.
-fn rejects_objects(
+pub(super) fn rejects_objects(
     program: &Program,
     node: NodeId,
     hops: usize,

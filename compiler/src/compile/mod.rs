@@ -17,6 +17,7 @@ mod annotations;
 mod closure;
 mod cost;
 mod discriminator;
+mod name_filter;
 mod names;
 mod presence;
 mod schema;
@@ -102,6 +103,15 @@ pub fn check_depth<'a>(
         ));
     }
     Ok(CheckedSchema { document, max_depth: max, containers })
+}
+
+/// The list of an `anyOf`/`oneOf` instruction: what the analyses of
+/// alternatives look at.
+fn alternatives_of(instr: &Instr) -> Option<ListId> {
+    match *instr {
+        Instr::AnyOf(l) | Instr::OneOf(l) => Some(l),
+        _ => None,
+    }
 }
 
 /// Runs `analyze` on each list that `uses` finds an instruction using
@@ -437,6 +447,7 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         analysis::plan_items(&mut program);
         discriminator::settle_all(&mut program);
         presence::find(&mut program);
+        name_filter::find(&mut program);
         switch::find(&mut program);
         program.drop_empty_tables();
         Ok(program)
@@ -545,6 +556,16 @@ impl<'a, 'o> Lowerer<'a, 'o> {
         };
         dialect.draft >= since && dialect.draft <= until && dialect.vocab.contains(vocab)
     }
+}
+
+/// The program `schema` compiles to (with the default options) and its
+/// first `anyOf`/`oneOf` list, if any: what the list analyses' tests
+/// look at.
+#[cfg(test)]
+fn first_alternatives(schema: &serde_json::Value) -> (Program, Option<ListId>) {
+    let program = crate::compile(schema, &crate::CompileOptions::default()).expect("compiles");
+    let list = program.code.iter().find_map(alternatives_of);
+    (program, list)
 }
 
 #[cfg(test)]

@@ -18,11 +18,7 @@ use crate::lookup::KeyTable;
 /// Gives each `anyOf`/`oneOf` list of required-only alternatives its
 /// [`PresenceList`]. Runs once the quick lists are set.
 pub(super) fn find(program: &mut Program) {
-    let alternatives = |instr: &Instr| match *instr {
-        Instr::AnyOf(l) | Instr::OneOf(l) => Some(l),
-        _ => None,
-    };
-    super::analyze_lists(program, alternatives, of_list, |list, presence| list.set_presence(Some(presence)));
+    super::analyze_lists(program, super::alternatives_of, of_list, |list, presence| list.set_presence(presence));
 }
 
 /// The names each alternative of `list` requires, if each only requires
@@ -89,21 +85,12 @@ fn only_requires(c: &ObjectChecks) -> bool {
 mod tests {
     use serde_json::{Value, json};
 
-    use crate::bytecode::{Instr, PresenceList, Program};
-    use crate::{CompileOptions, compile};
-
-    fn program(schema: Value) -> Program {
-        compile(&schema, &CompileOptions::default()).expect("compiles")
-    }
+    use crate::bytecode::PresenceList;
 
     /// The presence list of the program's only `anyOf`/`oneOf`.
     fn presence(schema: Value) -> Option<PresenceList> {
-        let p = program(schema);
-        let list = p.code.iter().find_map(|i| match *i {
-            Instr::AnyOf(l) | Instr::OneOf(l) => Some(l),
-            _ => None,
-        })?;
-        p.operands().presence(list).cloned()
+        let (p, list) = crate::compile::first_alternatives(&schema);
+        p.operands().presence(list?).cloned()
     }
 
     #[test]
