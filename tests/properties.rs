@@ -2,7 +2,8 @@
 //! instances (proptest): `allOf[S] ≡ S`, `not(not(S)) ≡ S`,
 //! `anyOf[S, S] ≡ S`, `unevaluatedProperties` resolved statically and
 //! tracked alike; the boolean and error-collecting paths agree; more
-//! fuel never changes a verdict that completed.
+//! fuel never changes a verdict that completed; lists of alternatives
+//! narrowed by the names an object has decide as the lists they narrow.
 
 use proptest::prelude::*;
 use schemavm::{Budget, Outcome, Validator};
@@ -153,5 +154,56 @@ proptest! {
         let tracked = json!({"allOf": [x], "properties": {"c": c}, "unevaluatedProperties": u,
                              "dependentSchemas": {"zz": {"properties": {"zz": true}}}});
         prop_assert_eq!(outcome(&tracked, &i), fixed);
+    }
+}
+
+/// An alternative that may reject objects by their names: names it
+/// declares, requires or gives the `false` schema, closed or not, with a
+/// pattern or not, behind an `allOf` or not.
+fn named_alternative() -> impl Strategy<Value = Value> {
+    let names = || prop::sample::subsequence(vec!["a", "b", "c", "x-d"], 0..=2);
+    (names(), names(), names(), any::<bool>(), any::<bool>(), any::<bool>(), leaf()).prop_map(
+        |(declared, required, forbidden, closed, patterns, wrapped, schema)| {
+            let mut properties = Map::new();
+            for name in declared {
+                properties.insert(name.into(), schema.clone());
+            }
+            for name in forbidden {
+                properties.insert(name.into(), json!(false));
+            }
+            let mut alternative = Map::new();
+            alternative.insert("properties".into(), Value::Object(properties));
+            alternative.insert("required".into(), json!(required));
+            if closed {
+                alternative.insert("additionalProperties".into(), json!(false));
+            }
+            if patterns {
+                alternative.insert("patternProperties".into(), json!({"^x-": {"type": "integer"}}));
+            }
+            let alternative = Value::Object(alternative);
+            if wrapped { json!({"allOf": [alternative]}) } else { alternative }
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn lists_filtered_by_names_agree_with_twins_that_hide_the_names(
+        alternatives in prop::collection::vec(named_alternative(), 2..6),
+        one in any::<bool>(),
+        i in prop::collection::btree_map(prop::sample::select(vec!["a", "b", "c", "x-d", "x-e", "f"]), scalar(), 0..4)
+            .prop_map(|m| Value::Object(m.into_iter().map(|(k, v)| (k.to_string(), v)).collect())),
+    ) {
+        // The boolean path may run only the alternatives an object's names
+        // leave (a name filter); behind `if`, the alternatives show the
+        // analysis nothing, and every one of them runs.
+        let keyword = if one { "oneOf" } else { "anyOf" };
+        let hidden: Vec<Value> = alternatives.iter().map(|a| json!({"if": a, "then": true, "else": false})).collect();
+        let v = Validator::new(&json!({ keyword: alternatives })).expect("compiles");
+        let twin = Validator::new(&json!({ keyword: hidden })).expect("compiles");
+        prop_assert_eq!(v.is_valid(&i), twin.is_valid(&i));
+        prop_assert_eq!(v.outcome(&i), twin.outcome(&i));
     }
 }
