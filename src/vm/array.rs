@@ -240,7 +240,15 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             return Ok(false);
         }
         self.meter.charge(c.prefix_targets.len().min(items.len()) as u64)?;
-        for (&target, item) in c.prefix_targets.iter().zip(items) {
+        self.targets_pass(&c.prefix_targets, items, ev)
+    }
+
+    /// Whether each of `items` passes its target (the first failure
+    /// decides), their fuel charged already: a tuple's items past its
+    /// bounds.
+    #[inline(always)]
+    pub(super) fn targets_pass(&mut self, targets: &'p [Target], items: &'v [Value], ev: &mut Evaluated) -> Flow {
+        for (&target, item) in targets.iter().zip(items) {
             if !self.target(target, item, ev)? {
                 return Ok(false);
             }

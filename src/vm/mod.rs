@@ -628,11 +628,12 @@ enum QuietRoot {
     Object(ObjectId, u8),
     /// One array instruction, run directly.
     Array(ArrayId, u8),
-    /// One array instruction that is a [tuple](schemavm_compiler::bytecode::ArrayChecks::is_tuple):
-    /// its items checked in place.
-    Tuple(ArrayId, u8),
     /// Anything else: the general entry.
     Node,
+    /// One array instruction that is a [tuple](schemavm_compiler::bytecode::ArrayChecks::is_tuple):
+    /// its leading items that need no VM checked in place
+    /// ([`tuple_leaves`]), a VM made for the rest, if any.
+    Tuple(ArrayId, u8),
     /// A type check (with `integer` excluding integral floats, or not).
     Types(TypeSet, bool),
     /// Every value passes, or none does.
@@ -895,7 +896,7 @@ impl QuietRoot {
     /// Whether the root runs the interpreter ([`QuietStart::run`]).
     #[inline(always)]
     fn runs_the_vm(&self) -> bool {
-        matches!(self, QuietRoot::Object(..) | QuietRoot::Array(..) | QuietRoot::Tuple(..) | QuietRoot::Node)
+        matches!(self, QuietRoot::Object(..) | QuietRoot::Array(..) | QuietRoot::Node)
     }
 
     /// The direct root of a root node with `entry` and `code`, if it is
@@ -998,7 +999,7 @@ impl QuietStart {
             _ => QuietRoot::Node,
         };
         let general = budget.deadline.is_some() || program.flags().uses_dynamic_scope;
-        if general && root.runs_the_vm() {
+        if general && (root.runs_the_vm() || matches!(root, QuietRoot::Tuple(..))) {
             return QuietStart { root: QuietRoot::General, fuel: budget.fuel };
         }
         if let QuietRoot::Object(..) | QuietRoot::Array(..) | QuietRoot::Tuple(..) = root {
@@ -1036,13 +1037,25 @@ impl QuietStart {
             QuietRoot::Types(types, strict_integers) => return types.admits(instance, strict_integers),
             QuietRoot::Verdict(verdict) => return verdict,
             // `General` (the interpreter roots returned above).
-            QuietRoot::General
-            | QuietRoot::Object(..)
-            | QuietRoot::Array(..)
-            | QuietRoot::Tuple(..)
-            | QuietRoot::Node => {
+            QuietRoot::General | QuietRoot::Object(..) | QuietRoot::Array(..) | QuietRoot::Node => {
                 let (formats, budget) = settings();
                 return QuietStart::run_general(program, formats, budget, instance);
+            }
+            QuietRoot::Tuple(id, depth) => {
+                let c = program.operands().array(id);
+                let Value::Array(items) = instance else {
+                    return scalar::fused_admits(c.type_fused, instance, strict_integers);
+                };
+                // The leading items a tuple checks in place are checked
+                // before a VM is made: a tuple failing there needs none.
+                match tuple_leaves(program, c, items, fuel) {
+                    Ok(TupleStart::Decided(verdict)) => Ok(verdict),
+                    Ok(TupleStart::Rest(targets, items)) => {
+                        let (formats, budget) = settings();
+                        return QuietStart::run_tuple_rest(program, formats, budget, (fuel.0, depth), targets, items);
+                    }
+                    Err(stop) => Err(stop),
+                }
             }
             QuietRoot::Number(id) => {
                 scalar::number_passes(program.operands().number(id), instance, strict_integers, fuel)
@@ -1104,6 +1117,25 @@ impl QuietStart {
         matches!(flow, Ok(true))
     }
 
+    /// A tuple root's items from those [`tuple_leaves`] left on, with
+    /// `fuel` left and the root's `depth`. Out of line: the checks before
+    /// it stay in the caller's few registers.
+    #[inline(never)]
+    fn run_tuple_rest(
+        program: &Program,
+        formats: &CustomFormats,
+        budget: &Budget,
+        (fuel, depth): (u64, u8),
+        targets: &[Target],
+        items: &[Value],
+    ) -> bool {
+        let mut vm = Vm::<Fast>::with_meter(program, formats, budget, Meter::started(budget, fuel), false);
+        vm.meter.depth = u32::from(depth);
+        let flow = vm.targets_pass(targets, items, &mut Evaluated::default());
+        vm.discard_unscoped();
+        matches!(flow, Ok(true))
+    }
+
     /// [`QuietStart::is_valid`] when an interpreter is needed. Inlined
     /// into the caller: a call of its own added a frame (six saved
     /// registers and their restores) to every small document's check,
@@ -1130,18 +1162,68 @@ impl QuietStart {
                 vm.meter.depth = u32::from(depth);
                 vm.array_instr::<false>(id, instance, &mut ev)
             }
-            QuietRoot::Tuple(id, depth) => {
-                vm.meter.depth = u32::from(depth);
-                match instance {
-                    Value::Array(items) => vm.tuple_items(vm.ops.array(id), items, &mut ev),
-                    _ => vm.array_instr::<false>(id, instance, &mut ev),
-                }
-            }
             _ => vm.node::<false>(program.root(), instance, &mut ev),
         };
         vm.discard_unscoped();
         matches!(flow, Ok(true))
     }
+}
+
+/// How far [`tuple_leaves`] got with a tuple root.
+enum TupleStart<'p, 'v> {
+    /// The verdict, found without a VM.
+    Decided(bool),
+    /// The bounds passed, the items are charged and the ones before these
+    /// passed: a VM checks these items against these targets.
+    Rest(&'p [Target], &'v [Value]),
+}
+
+/// A tuple root's checks on `items`, as the VM's tuple loop makes them
+/// ([`Vm::tuple_items`]), up to the first item whose target needs the
+/// VM: the bounds, the items' unit each, and each leading item whose
+/// target is a verdict, a type or number checks. Most tuples of scalars
+/// (coordinates, fixed records) are decided here, and one failing early
+/// costs no VM.
+#[inline(always)]
+fn tuple_leaves<'p, 'v>(
+    program: &Program,
+    c: &'p ArrayChecks,
+    items: &'v [Value],
+    fuel: &mut Tank,
+) -> Result<TupleStart<'p, 'v>, Stop> {
+    let (fewest, most) = c.tuple_sizes;
+    if !(fewest..=most).contains(&(items.len() as u64)) {
+        return Ok(TupleStart::Decided(false));
+    }
+    fuel.charge(c.prefix_targets.len().min(items.len()) as u64)?;
+    let strict_integers = program.flags().strict_integers;
+    for (i, (&target, item)) in c.prefix_targets.iter().zip(items).enumerate() {
+        let passed = match target {
+            Target::Valid => true,
+            Target::Invalid => false,
+            Target::Types(types) => types.admits(item, strict_integers),
+            Target::Number(id) => {
+                // An integer in a machine range in place, as the VM's
+                // number instruction decides it; the rest out of line.
+                let checks = program.operands().number(id);
+                match (item, checks.integer_range) {
+                    (Value::Number(n), Some(range)) if n.is_i64() => {
+                        fuel.charge(1 + NUMBER_BASE_FUEL)?;
+                        n.as_i64().is_some_and(|i| scalar::integer_passes(checks, range, i))
+                    }
+                    _ => Leaf::number(checks, item, strict_integers, fuel)?,
+                }
+            }
+            _ => {
+                let (targets, items) = (c.prefix_targets.get(i..), items.get(i..));
+                return Ok(TupleStart::Rest(targets.unwrap_or_default(), items.unwrap_or_default()));
+            }
+        };
+        if !passed {
+            return Ok(TupleStart::Decided(false));
+        }
+    }
+    Ok(TupleStart::Decided(true))
 }
 
 /// The interpreter state of one evaluation.
