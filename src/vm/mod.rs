@@ -1118,9 +1118,11 @@ impl QuietStart {
     }
 
     /// A tuple root's items from those [`tuple_leaves`] left on, with
-    /// `fuel` left and the root's `depth`. Out of line: the checks before
-    /// it stay in the caller's few registers.
-    #[inline(never)]
+    /// `fuel` left and the root's `depth`. Inlined into
+    /// [`QuietStart::is_valid`], beside [`QuietStart::run`]: out of line,
+    /// its second frame cost fast_valid 14 of 1,231 instructions per
+    /// check (fast_invalid, decided before it, 2 fewer).
+    #[inline(always)]
     fn run_tuple_rest(
         program: &Program,
         formats: &CustomFormats,
