@@ -1363,30 +1363,37 @@ fn tuples_decide_as_the_vm_under_every_budget() {
         assert_eq!(agree(schema, &instances), expected, "{schema}");
     }
     // Leading items a root tuple checks before it makes a VM (bare types,
-    // number checks, verdicts), then items that need one.
+    // number checks, verdicts, `enum`s, string lengths), then items that
+    // need one (a string pattern, an object, a `oneOf`).
     let leading = json!({"$schema": draft7, "additionalItems": false, "items": [
         {"type": "integer", "minimum": 0},
         {"multipleOf": 0.5},
         {"type": "string"},
         true,
+        {"enum": ["x", "y", 1]},
+        {"type": "string", "maxLength": 2},
+        {"pattern": "^a"},
         {"type": "object", "required": ["k"]},
         {"oneOf": [{"type": "string"}, {"type": "null"}]}
     ]});
     let instances = [
-        json!([3, 1.5, "s", 0, {"k": 1}, "s"]),
-        json!([-3, 1.5, "s", 0, {"k": 1}, "s"]),
-        json!([3, 1.25, "s", 0, {"k": 1}, "s"]),
-        json!([3, 1e300, "s", 0, {"k": 1}, null]),
-        json!([3, 1.5, 4, 0, {"k": 1}, "s"]),
-        json!([3, 1.5, "s", 0, {}, "s"]),
-        json!([3, 1.5, "s", 0, {"k": 1}, 7]),
-        json!([3, 1.5, "s", 0, {"k": 1}, "s", 0]),
+        json!([3, 1.5, "s", 0, "x", "ab", "a", {"k": 1}, "s"]),
+        json!([-3, 1.5, "s", 0, "x", "ab", "a", {"k": 1}, "s"]),
+        json!([3, 1.25, "s", 0, "x", "ab", "a", {"k": 1}, "s"]),
+        json!([3, 1e300, "s", 0, 1, "", "a", {"k": 1}, null]),
+        json!([3, 1.5, 4, 0, "x", "ab", "a", {"k": 1}, "s"]),
+        json!([3, 1.5, "s", 0, "z", "ab", "a", {"k": 1}, "s"]),
+        json!([3, 1.5, "s", 0, "y", "abc", "a", {"k": 1}, "s"]),
+        json!([3, 1.5, "s", 0, "y", 7, "b", {"k": 1}, "s"]),
+        json!([3, 1.5, "s", 0, "x", "ab", "a", {}, "s"]),
+        json!([3, 1.5, "s", 0, "x", "ab", "a", {"k": 1}, 7]),
+        json!([3, 1.5, "s", 0, "x", "ab", "a", {"k": 1}, "s", 0]),
         json!([3, 1.5]),
-        json!([3.0, "x"]),
+        json!([3.0, "x", "s", 0, "y"]),
         json!([]),
         json!({"not": "an array"}),
     ];
-    for fuel in 0..24 {
+    for fuel in 0..30 {
         let budget = schemavm::Budget { fuel, ..schemavm::Budget::default() };
         let v = Validator::options().budget(budget).build(&leading).expect("schema compiles");
         for i in &instances {
@@ -1394,7 +1401,7 @@ fn tuples_decide_as_the_vm_under_every_budget() {
             assert_eq!(v.is_valid(i), vm, "{leading} on {i} with fuel {fuel}");
         }
     }
-    let expected = [true, false, false, true, false, false, false, false, true, true, true, true];
+    let expected = [true, false, false, true, false, false, false, false, false, false, false, true, true, true, true];
     assert_eq!(agree(&leading, &instances), expected);
 }
 

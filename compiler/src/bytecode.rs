@@ -297,6 +297,10 @@ pub enum Target {
     Types(TypeSet),
     /// One number instruction ([`Entry::Number`]).
     Number(NumberId),
+    /// One `enum` instruction ([`Entry::Single`]).
+    Enum(EnumId),
+    /// One string instruction ([`Entry::Single`]).
+    String(StringId),
     /// One object instruction ([`Entry::Single`], or a node a
     /// [`TypeSwitch`] passes as it does for [`Target::OneOf`]).
     Object(ObjectId),
@@ -323,6 +327,8 @@ impl Target {
             (Entry::Invalid, _) => Target::Invalid,
             (Entry::Types, _) => Target::Types(node.types),
             (Entry::Number, Some(Instr::Number(n))) => Target::Number(n),
+            (Entry::Single, Some(Instr::Enum(e))) => Target::Enum(e),
+            (Entry::Single, Some(Instr::String(s))) => Target::String(s),
             (Entry::Single, Some(Instr::Object(o))) => Target::Object(o),
             (Entry::Single, Some(Instr::Array(a))) => Target::Array(a),
             _ => Target::Node(id),

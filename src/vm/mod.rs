@@ -1183,7 +1183,8 @@ enum TupleStart<'p, 'v> {
 /// A tuple root's checks on `items`, as the VM's tuple loop makes them
 /// ([`Vm::tuple_items`]), up to the first item whose target needs the
 /// VM: the bounds, the items' unit each, and each leading item whose
-/// target is a verdict, a type or number checks. Most tuples of scalars
+/// target is a verdict, a type, number checks, an `enum` or string
+/// lengths. Most tuples of scalars
 /// (coordinates, fixed records) are decided here, and one failing early
 /// costs no VM.
 #[inline(always)]
@@ -1215,6 +1216,15 @@ fn tuple_leaves<'p, 'v>(
                     }
                     _ => Leaf::number(checks, item, strict_integers, fuel)?,
                 }
+            }
+            Target::Enum(id) => Leaf::enumerated(program.operands().enum_set(id), item, strict_integers, fuel)?,
+            // Lengths and the fused type only: a pattern or format may
+            // build a matcher or call a custom format, the VM's work.
+            Target::String(id)
+                if program.operands().string(id).pattern.is_none()
+                    && program.operands().string(id).format.is_none() =>
+            {
+                Leaf::string(program.operands().string(id), item, strict_integers, fuel)?
             }
             _ => {
                 let (targets, items) = (c.prefix_targets.get(i..), items.get(i..));
@@ -1640,6 +1650,14 @@ impl<'p, 'v, M: Mode> Vm<'p, 'v, M> {
             Target::Number(id) => {
                 self.meter.charge(1 + NUMBER_BASE_FUEL)?;
                 self.number_instr_prepaid(id, v)
+            }
+            Target::Enum(id) => {
+                self.meter.charge(1)?;
+                self.check_enum(id, v)
+            }
+            Target::String(id) => {
+                self.meter.charge(1)?;
+                self.string_instr(id, v)
             }
             Target::Object(id) => {
                 self.meter.charge(1)?;
