@@ -124,6 +124,10 @@ fn analyze_lists<T>(
     analyze: impl Fn(&Program, &ListEntry) -> Option<T>,
     keep: impl Fn(&mut ListEntry, T),
 ) {
+    // (Most small schemas have no list: no walk of their code.)
+    if program.operands().lists.is_empty() {
+        return;
+    }
     let mut found = Vec::new();
     for list in program.code.iter().filter_map(uses) {
         if let Some(result) = program.operands().lists.get(list.index()).and_then(|entry| analyze(program, entry)) {
