@@ -724,15 +724,33 @@ impl Leaf {
                 (Leaf::Enum(e), 1 + program.operands().enum_set(e).values.len() as u64)
             }
             (Entry::Single, &[Instr::Const(c)]) => (Leaf::Const(c), 2),
-            (Entry::Single, &[Instr::String(c)]) => {
-                let checks = program.operands().string(c);
-                if checks.pattern.is_some() || checks.format.is_some() {
-                    return None;
-                }
+            (Entry::Single, &[Instr::String(c)]) if Leaf::lengths_only(program.operands().string(c)) => {
                 (Leaf::String(c), 1)
             }
             _ => return None,
         })
+    }
+
+    /// The leaf of a node the VM reaches through `target`, if it is one
+    /// (as [`Leaf::of`] finds it).
+    #[inline(always)]
+    fn of_target(ops: &Operands, target: Target) -> Option<Leaf> {
+        Some(match target {
+            Target::Valid => Leaf::Verdict(true),
+            Target::Invalid => Leaf::Verdict(false),
+            Target::Types(types) => Leaf::Types(types),
+            Target::Number(c) => Leaf::Number(c),
+            Target::Enum(e) => Leaf::Enum(e),
+            Target::String(c) if Leaf::lengths_only(ops.string(c)) => Leaf::String(c),
+            _ => return None,
+        })
+    }
+
+    /// Whether string checks `c` are a leaf's: lengths and the fused type
+    /// only (a pattern may build a matcher and a format call a custom
+    /// one, the VM's work).
+    fn lengths_only(c: &StringChecks) -> bool {
+        c.pattern.is_none() && c.format.is_none()
     }
 
     /// Whether `v` passes array checks `c` of bounds and `contains` of
@@ -806,13 +824,25 @@ impl Leaf {
     /// The leaves that run an instruction are each out of line on their
     /// own, so that a check pays only for the registers and stack it uses
     /// (one function for all of them saved six registers on every call,
-    /// for the number check's sake).
+    /// for the number check's sake); only a machine integer against an
+    /// integer range is decided in place.
     #[inline(always)]
     fn passes(self, ops: &Operands, v: &Value, strict_integers: bool, fuel: &mut Tank) -> Flow {
         match self {
             Leaf::Verdict(verdict) => Ok(verdict),
             Leaf::Types(types) => Ok(types.admits(v, strict_integers)),
-            Leaf::Number(c) => Leaf::number(ops.number(c), v, strict_integers, fuel),
+            Leaf::Number(c) => {
+                // An integer in a machine range in place, as the VM's
+                // number instruction decides it; the rest out of line.
+                let checks = ops.number(c);
+                if let (Value::Number(n), Some(range)) = (v, checks.integer_range) {
+                    if let Some(i) = n.as_i64() {
+                        fuel.charge(1 + NUMBER_BASE_FUEL)?;
+                        return Ok(scalar::integer_passes(checks, range, i));
+                    }
+                }
+                Leaf::number(checks, v, strict_integers, fuel)
+            }
             Leaf::Enum(e) => Leaf::enumerated(ops.enum_set(e), v, strict_integers, fuel),
             Leaf::Const(c) => Leaf::constant(ops.value(c), v, fuel),
             Leaf::String(c) => Leaf::string(ops.string(c), v, strict_integers, fuel),
@@ -1183,10 +1213,9 @@ enum TupleStart<'p, 'v> {
 /// A tuple root's checks on `items`, as the VM's tuple loop makes them
 /// ([`Vm::tuple_items`]), up to the first item whose target needs the
 /// VM: the bounds, the items' unit each, and each leading item whose
-/// target is a verdict, a type, number checks, an `enum` or string
-/// lengths. Most tuples of scalars
-/// (coordinates, fixed records) are decided here, and one failing early
-/// costs no VM.
+/// target is a [`Leaf`] (a verdict, a type, number checks, an `enum`,
+/// string lengths). Most tuples of scalars (coordinates, fixed records)
+/// are decided here, and one failing early costs no VM.
 #[inline(always)]
 fn tuple_leaves<'p, 'v>(
     program: &Program,
@@ -1199,39 +1228,14 @@ fn tuple_leaves<'p, 'v>(
         return Ok(TupleStart::Decided(false));
     }
     fuel.charge(c.prefix_targets.len().min(items.len()) as u64)?;
-    let strict_integers = program.flags().strict_integers;
+    let (ops, strict_integers) = (program.operands(), program.flags().strict_integers);
     for (i, (&target, item)) in c.prefix_targets.iter().zip(items).enumerate() {
-        let passed = match target {
-            Target::Valid => true,
-            Target::Invalid => false,
-            Target::Types(types) => types.admits(item, strict_integers),
-            Target::Number(id) => {
-                // An integer in a machine range in place, as the VM's
-                // number instruction decides it; the rest out of line.
-                let checks = program.operands().number(id);
-                match (item, checks.integer_range) {
-                    (Value::Number(n), Some(range)) if n.is_i64() => {
-                        fuel.charge(1 + NUMBER_BASE_FUEL)?;
-                        n.as_i64().is_some_and(|i| scalar::integer_passes(checks, range, i))
-                    }
-                    _ => Leaf::number(checks, item, strict_integers, fuel)?,
-                }
-            }
-            Target::Enum(id) => Leaf::enumerated(program.operands().enum_set(id), item, strict_integers, fuel)?,
-            // Lengths and the fused type only: a pattern or format may
-            // build a matcher or call a custom format, the VM's work.
-            Target::String(id)
-                if program.operands().string(id).pattern.is_none()
-                    && program.operands().string(id).format.is_none() =>
-            {
-                Leaf::string(program.operands().string(id), item, strict_integers, fuel)?
-            }
-            _ => {
-                let (targets, items) = (c.prefix_targets.get(i..), items.get(i..));
-                return Ok(TupleStart::Rest(targets.unwrap_or_default(), items.unwrap_or_default()));
-            }
+        let Some(leaf) = Leaf::of_target(ops, target) else {
+            let (targets, items) = (c.prefix_targets.get(i..), items.get(i..));
+            return Ok(TupleStart::Rest(targets.unwrap_or_default(), items.unwrap_or_default()));
         };
-        if !passed {
+        // Charged as the VM's target charges it.
+        if !leaf.passes(ops, item, strict_integers, fuel)? {
             return Ok(TupleStart::Decided(false));
         }
     }

@@ -275,7 +275,7 @@ pub(super) fn requires(program: &Program, node: NodeId, property: &str, hops: us
 /// Whether `node` rejects every object with `property` (through
 /// `$ref`/`allOf`, and nested alternatives that all do).
 pub(super) fn forbids(program: &Program, node: NodeId, property: &str, hops: usize) -> bool {
-    let rejects_all = |n: NodeId| program.node(n).flags().contains(NodeFlags::ALWAYS_INVALID);
+    let rejects_all = |n: NodeId| rejects_every_value(program, n);
     rejects_objects(program, node, hops, &|o| {
         let schema = o.names.find(property).and_then(|i| o.entries.get(i as usize)).and_then(|e| e.schema);
         match schema {
@@ -292,11 +292,26 @@ pub(super) fn forbids(program: &Program, node: NodeId, property: &str, hops: usi
     })
 }
 
+/// Whether `node` rejects every object with a property that no object
+/// keyword there declares (through `$ref`/`allOf`, and nested
+/// alternatives that all do): some keyword has an
+/// `additionalProperties` that rejects every value and no pattern.
+pub(super) fn closed_to_undeclared(program: &Program, node: NodeId) -> bool {
+    rejects_objects(program, node, 0, &|o| {
+        o.patterns.is_empty() && o.additional.is_some_and(|n| rejects_every_value(program, n))
+    })
+}
+
+/// Whether node `n` rejects every value.
+fn rejects_every_value(program: &Program, n: NodeId) -> bool {
+    program.node(n).flags().contains(NodeFlags::ALWAYS_INVALID)
+}
+
 /// Whether `node` rejects every object of some kind, an object keyword
 /// rejecting them all when `keyword_rejects` says so: one such keyword
 /// is enough through `$ref`/`allOf`, every alternative needs one through
 /// `anyOf`/`oneOf`; up to [`MAX_HOPS`] deep.
-pub(super) fn rejects_objects(
+fn rejects_objects(
     program: &Program,
     node: NodeId,
     hops: usize,

@@ -20,8 +20,8 @@
 //! recording paths).
 
 use super::discriminator::{self, Distinct, Walk};
-use super::names::Names;
-use crate::bytecode::{ListEntry, NameBits, NameFilter, NodeFlags, NodeId, ObjectChecks, Program};
+use crate::bytecode::{ListEntry, NameBits, NameFilter, NodeId, ObjectChecks, Program};
+use crate::lookup::KeyTable;
 use crate::value::JsonType;
 
 /// Most distinct names a filter is built for: the analysis asks each
@@ -58,13 +58,10 @@ fn of_list(program: &Program, list: &ListEntry) -> Option<NameFilter> {
             return None;
         }
     }
-    let mut names = Names::default();
-    names.reserve(declared.list.len());
     let mut per_name = Vec::with_capacity(declared.list.len());
     let mut required = vec![0u64; alternatives.len()];
     let mut next_bit = 0u32;
     for &name in &declared.list {
-        names.index(name);
         let mut entry = NameBits { admitted: objects, required: 0 };
         for (i, &node) in admitting(alternatives, objects) {
             if discriminator::forbids(program, node, name, 0) {
@@ -83,18 +80,13 @@ fn of_list(program: &Program, list: &ListEntry) -> Option<NameFilter> {
         }
         per_name.push(entry);
     }
-    let rejects_all = |n: NodeId| program.node(n).flags().contains(NodeFlags::ALWAYS_INVALID);
-    let closed = |node: NodeId| {
-        discriminator::rejects_objects(program, node, 0, &|o| {
-            o.additional.is_some_and(rejects_all) && o.patterns.is_empty()
-        })
-    };
-    let others = objects & !bits(alternatives, closed);
+    let others = objects & !bits(alternatives, |node| discriminator::closed_to_undeclared(program, node));
     let rules_out = others != objects || next_bit > 0 || per_name.iter().any(|b| b.admitted != objects);
     if !rules_out {
         return None;
     }
-    let mut table = names.table();
+    // `declared` holds each name once: index `i` is its `i`th name.
+    let mut table: KeyTable<NameBits> = KeyTable::new(declared.list.iter().map(|&n| Box::from(n)).collect());
     table.set_payloads(|i| per_name.get(i as usize).copied().unwrap_or_default());
     Some(NameFilter { names: table, objects, others, required: required.into_boxed_slice() })
 }
