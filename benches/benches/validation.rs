@@ -5,9 +5,14 @@
 //! estimates, with the heap bytes of each compiled validator (measured
 //! once, by the counting allocator installed here).
 //!
-//! `SCHEMAVM_BENCH_QUICK=1` shortens measurement (for a smoke run). A
-//! criterion filter selects benchmarks; the table shows the rows that ran,
-//! and the memory rows of the cases whose compile rows ran.
+//! `SCHEMAVM_BENCH_QUICK=1` shortens measurement (for a smoke run).
+//! `SCHEMAVM_BENCH_ROUNDS=N` runs every row in N rounds over the whole
+//! suite, each round starting each row with the next peer, and the table
+//! takes each value's median over the rounds: criterion times one peer
+//! after another, so on a shared machine a slow phase can land on one
+//! peer's samples of a row, and rounds minutes apart let the median drop
+//! it. A criterion filter selects benchmarks; the table shows the rows
+//! that ran, and the memory rows of the cases whose compile rows ran.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -15,7 +20,7 @@ use std::time::{Duration, SystemTime};
 
 use criterion::Criterion;
 use schemavm_benches::memory::CountingAlloc;
-use schemavm_benches::{Kind, Suite, data_dir, print_table};
+use schemavm_benches::{Kind, Line, Suite, data_dir, print_table};
 
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc;
@@ -34,19 +39,32 @@ fn main() {
     if std::env::var_os("SCHEMAVM_BENCH_QUICK").is_some() {
         c = c.warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(1)).sample_size(10);
     }
+    let rounds = match rounds() {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(1);
+        }
+    };
     let rows = suite.rows();
-    for row in &rows {
-        if row.timed().next().is_none() {
-            continue;
+    for round in 0..rounds {
+        for row in &rows {
+            let mut timed: Vec<_> = row.timed().collect();
+            if timed.is_empty() {
+                continue;
+            }
+            let mut group = c.benchmark_group(group_name(&row.name, round));
+            if row.kind == Kind::Compile {
+                group.sample_size(10);
+            }
+            // Each round starts the row with the next peer.
+            let len = timed.len();
+            timed.rotate_left(round % len);
+            for (peer, work) in timed {
+                group.bench_function(peer.name(), |b| b.iter(|| work.run()));
+            }
+            group.finish();
         }
-        let mut group = c.benchmark_group(&row.name);
-        if row.kind == Kind::Compile {
-            group.sample_size(10);
-        }
-        for (peer, work) in row.timed() {
-            group.bench_function(peer.name(), |b| b.iter(|| work.run()));
-        }
-        group.finish();
     }
     c.final_summary();
     // Rows this run measured: the timed ones criterion ran (a filter may
@@ -58,7 +76,14 @@ fn main() {
         if row.kind == Kind::Memory && !compiled.contains(&row.case) {
             continue;
         }
-        let line = row.measure(|peer, _| median_ns(&out, &row.name, peer.name(), started));
+        let line = match row.kind {
+            Kind::Memory => row.measure(|_, _| None),
+            _ => Line::median_of(
+                (0..rounds)
+                    .map(|r| row.measure(|peer, _| median_ns(&out, &group_name(&row.name, r), peer.name(), started)))
+                    .collect(),
+            ),
+        };
         if line.values.iter().any(Option::is_some) {
             if row.kind == Kind::Compile {
                 compiled.insert(&row.case);
@@ -67,6 +92,24 @@ fn main() {
         }
     }
     print_table(&lines);
+}
+
+/// The rounds of the run: `SCHEMAVM_BENCH_ROUNDS` (at least 1), else 1.
+fn rounds() -> Result<usize, String> {
+    match std::env::var("SCHEMAVM_BENCH_ROUNDS") {
+        Err(_) => Ok(1),
+        Ok(v) => match v.parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(format!("SCHEMAVM_BENCH_ROUNDS must be a whole number of rounds, at least 1, not {v:?}")),
+        },
+    }
+}
+
+/// The criterion group of a row in a round: the row's name in the first
+/// (so a one-round run keeps the names of earlier runs), then with the
+/// round's number.
+fn group_name(row: &str, round: usize) -> String {
+    if round == 0 { row.to_string() } else { format!("{row}~{round}") }
 }
 
 /// The median estimate, in nanoseconds, criterion recorded for a

@@ -526,6 +526,21 @@ pub struct Line {
     pub values: [Option<f64>; 3],
 }
 
+impl Line {
+    /// The line of several rounds of one row, each value the median of
+    /// the rounds' (the rounds that have one; `rounds` is not empty).
+    pub fn median_of(mut rounds: Vec<Line>) -> Line {
+        let values = std::array::from_fn(|k| {
+            let mut v: Vec<f64> = rounds.iter().filter_map(|l| l.values[k]).collect();
+            v.sort_by(f64::total_cmp);
+            v.get(v.len() / 2).copied()
+        });
+        let mut line = rounds.swap_remove(0);
+        line.values = values;
+        line
+    }
+}
+
 /// Per-peer compile results, in [`Peer::ALL`] order.
 type PerPeer<T> = [Result<T, String>; 3];
 

@@ -54,21 +54,9 @@ fn main() -> Result<(), String> {
             let rounds: Vec<Line> = (0..ROUNDS)
                 .map(|r| row.measure_from(r as usize, |_, work| Some(ns_per_call(budget / ROUNDS, || work.run()))))
                 .collect();
-            median_of(rounds)
+            Line::median_of(rounds)
         })
         .collect();
     print_table(&lines);
     Ok(())
-}
-
-/// The rounds' line with each value their median.
-fn median_of(mut rounds: Vec<Line>) -> Line {
-    let values = std::array::from_fn(|k| {
-        let mut v: Vec<f64> = rounds.iter().filter_map(|l| l.values[k]).collect();
-        v.sort_by(f64::total_cmp);
-        v.get(v.len() / 2).copied()
-    });
-    let mut line = rounds.swap_remove(0);
-    line.values = values;
-    line
 }
