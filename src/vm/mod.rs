@@ -929,6 +929,12 @@ impl QuietRoot {
         matches!(self, QuietRoot::Object(..) | QuietRoot::Array(..) | QuietRoot::Node)
     }
 
+    /// Whether the root may make a VM: the interpreter roots and a tuple
+    /// (for its items past the leading leaves).
+    fn may_make_a_vm(&self) -> bool {
+        self.runs_the_vm() || matches!(self, QuietRoot::Tuple(..))
+    }
+
     /// The direct root of a root node with `entry` and `code`, if it is
     /// one and `budget` has the fuel of its entry, and the budget's fuel
     /// less that entry (what each check starts with).
@@ -1029,7 +1035,7 @@ impl QuietStart {
             _ => QuietRoot::Node,
         };
         let general = budget.deadline.is_some() || program.flags().uses_dynamic_scope;
-        if general && (root.runs_the_vm() || matches!(root, QuietRoot::Tuple(..))) {
+        if general && root.may_make_a_vm() {
             return QuietStart { root: QuietRoot::General, fuel: budget.fuel };
         }
         if let QuietRoot::Object(..) | QuietRoot::Array(..) | QuietRoot::Tuple(..) = root {
